@@ -1,0 +1,159 @@
+"""`grade`: a thin command line; each command calls one function of the engine."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import click
+from click_default_group import DefaultGroup
+
+from graders import console
+from graders.batch import BatchRequest, grade_batch
+from graders.declaration import describe_keys
+from graders.errors import GraderError
+from graders.golden import stale_golden, write_golden
+from graders.packs import Pack, discover_packs, get_pack, project_root
+from graders.rules import registry
+from graders.rules.base import messages_for
+from graders.sandbox import Isolation
+from graders.submissions import detect_assignment, find_submissions
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+@click.group(cls=DefaultGroup, default="run", default_if_no_args=False)
+def cli() -> None:
+    """Grade game-search assignments: `grade SUBMISSIONS/` marks a class."""
+
+
+@cli.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--assignment", "-a", help="Assignment id; detected from the files if omitted.")
+@click.option("--out", type=click.Path(path_type=Path), help="Report folder [reports/<id>].")
+@click.option("--fresh", is_flag=True, help="Regrade everything, even unchanged submissions.")
+@click.option("--require-sandbox", is_flag=True, help="Refuse to grade without bubblewrap.")
+@click.option("--due", type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%d %H:%M%z"]),
+              help="Due date-time with UTC offset, for the pack's late rule.")
+@click.option("--isolation", type=click.Choice([i.value for i in Isolation]),
+              help="Force an isolation level (default: the strongest available).")
+def run_command(paths: tuple[Path, ...], assignment: str | None, out: Path | None, fresh: bool,
+                require_sandbox: bool, due: datetime | None, isolation: str | None) -> None:
+    """Grade every submission (a folder or .zip per student) under PATHS."""
+    code = EXIT_OK
+    for pack, sources in _batches(paths, assignment):
+        target = out or project_root() / "reports" / pack.id
+        console.console.print(f"Grading {len(sources)} submission(s) of [bold]{pack.title}[/]")
+        with console.progress_bar(len(sources), pack.id) as advance:
+            outcome = grade_batch(BatchRequest(
+                pack=pack, sources=sources, out_dir=target, fresh=fresh,
+                require_sandbox=require_sandbox, due=due, progress=advance,
+                isolation=Isolation(isolation) if isolation else None))
+        console.isolation_line(outcome.isolation)
+        console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
+        console.console.print(f"Reports: {target / 'index.html'} (reused {outcome.reused} "
+                              "unchanged result(s); --fresh regrades them)")
+        if not outcome.ok:
+            code = EXIT_FAILED
+    sys.exit(code)
+
+
+@cli.command("check")
+@click.argument("path", default=".", type=click.Path(exists=True, path_type=Path))
+@click.option("--assignment", "-a", help="Assignment id; detected from the files if omitted.")
+def check_command(path: Path, assignment: str | None) -> None:
+    """Student pre-check: rule checks and public tests on the files in PATH."""
+    pack = _pack_for([path], assignment)
+    outcome = grade_batch(BatchRequest(pack=pack, sources=[path], public_only=True))
+    result = outcome.results[0]
+    console.precheck_report(result)
+    if not outcome.ok:
+        console.console.print("[red]The checker itself failed (not your fault):[/] "
+                              + "; ".join(result.grader_errors + outcome.grader_errors))
+        sys.exit(EXIT_USAGE)
+    failed = any(t.outcome != "passed" for t in result.tests) or result.violations
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+@cli.command("golden")
+@click.argument("assignments", nargs=-1)
+@click.option("--check", "only_check", is_flag=True, help="Only report stale golden files.")
+def golden_command(assignments: tuple[str, ...], only_check: bool) -> None:
+    """Regenerate golden files from the reference solutions (all assignments by default)."""
+    packs = [get_pack(a) for a in assignments] or list(discover_packs().values())
+    stale = []
+    for pack in packs:
+        paths = stale_golden(pack) if only_check else write_golden(pack)
+        verb = "stale" if only_check else "written"
+        for path in paths:
+            console.out.print(f"{pack.id}: {verb} {path}")
+        stale += paths
+    if not stale:
+        console.out.print("All golden files are up to date.")
+    sys.exit(EXIT_FAILED if only_check and stale else EXIT_OK)
+
+
+@cli.command("rules")
+def rules_command() -> None:
+    """List the rule checks a pack can declare."""
+    for name in sorted(registry()):
+        console.out.print(f"{name}: {messages_for(name).get('title', '')}", markup=False)
+
+
+@cli.command("explain")
+def explain_command() -> None:
+    """Document every key of assignment.toml."""
+    for line in describe_keys():
+        console.out.print(line, markup=False)
+
+
+@cli.command("list")
+def list_command() -> None:
+    """List the assignments (packs) this harness knows."""
+    for pack in discover_packs().values():
+        console.out.print(f"{pack.id}: {pack.title}", markup=False)
+
+
+def _pack_for(paths: list[Path], assignment: str | None) -> Pack:
+    if assignment:
+        return get_pack(assignment)
+    detected = detect_assignment(paths, discover_packs())
+    if detected is None:
+        raise click.UsageError("could not tell which assignment these files are for; "
+                               "pass --assignment ID (see `grade list`)")
+    return get_pack(detected)
+
+
+def _batches(paths: tuple[Path, ...], assignment: str | None) -> list[tuple[Pack, list[Path]]]:
+    """One batch per path; a folder of per-assignment folders gives one batch each."""
+    packs = discover_packs()
+    batches = []
+    for path in paths:
+        if assignment is None and path.is_dir() and {p.name for p in path.iterdir()} & set(packs) \
+                and detect_assignment([path], packs) is None:
+            batches += [(packs[p.name], find_submissions(p)) for p in sorted(path.iterdir())
+                        if p.name in packs]
+            continue
+        sources = find_submissions(path)
+        batches.append((_pack_for(sources, assignment), sources))
+    return batches
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point; grader and declaration errors exit 2 with a clear message."""
+    try:
+        cli.main(args=argv, prog_name="grade", standalone_mode=False)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_USAGE
+    except GraderError as exc:
+        console.console.print(f"[red]grade: {exc}[/]")
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""The schema of ``graders/packs/<id>/assignment.toml``: every key documents itself.
+
+``grade explain`` prints these descriptions; :func:`load_declaration` turns any validation
+problem into a :class:`DeclarationError` naming the file, the key and the bad value.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from graders.errors import DeclarationError
+from graders.sandbox.isolation import Limits
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SubmissionSpec(Strict):
+    files: list[str] = Field(min_length=1, description="File names a student hands in.")
+    optional: list[str] = Field(
+        default_factory=list, description="Files a student may hand in too (graded if present)."
+    )
+    templates: dict[str, str] = Field(
+        default_factory=dict,
+        description="Submitted file -> the template in student_templates/<id>/ it was filled "
+        "in from (rules compare the two).",
+    )
+
+
+class LockedSpec(Strict):
+    files: list[str] = Field(
+        default_factory=list,
+        description="Files taken from student_templates/<id>/ and copied OVER the submission "
+        "(the instructor's copy always wins).",
+    )
+
+
+class LimitsSpec(Strict):
+    wall_seconds: float = Field(10.0, gt=0, le=600, description="Wall-clock limit per call/run.")
+    cpu_seconds: int = Field(10, gt=0, le=600, description="CPU-time limit per call/run.")
+    memory_mb: int = Field(512, ge=64, le=8192, description="Address-space limit per process.")
+    processes: int = Field(32, ge=4, le=1024, description="Processes the sandbox may run.")
+    file_size_mb: int = Field(8, ge=1, le=1024, description="Largest file the code may write.")
+    open_files: int = Field(64, ge=16, le=4096, description="Open file descriptors.")
+    output_kb: int = Field(256, ge=1, le=65536, description="Captured stdout/stderr kept.")
+
+    def to_limits(self) -> Limits:
+        return Limits(**self.model_dump())
+
+
+class RuleSpec(Strict):
+    name: str = Field(description="Registry name of the rule (see `grade rules`).")
+    files: list[str] = Field(
+        default_factory=list, description="Submitted files to check (default: all of them)."
+    )
+    options: dict[str, Any] = Field(default_factory=dict, description="The rule's own options.")
+    deduction: float = Field(
+        0.0, ge=0, description="Points off when the rule is broken (0 = shown as a warning)."
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _known_rule(cls, name: str) -> str:
+        from graders.rules import get_rule
+
+        get_rule(name)
+        return name
+
+
+class CriterionSpec(Strict):
+    id: str = Field(pattern=r"^[a-z0-9_-]+$", description="Short id, used in marks.csv.")
+    title: str = Field(description="What the criterion measures, as students read it.")
+    points: float = Field(gt=0, description="Points available.")
+    tests: list[str] = Field(
+        default_factory=list,
+        description="fnmatch patterns over grader test function names; each matching test "
+        "(each parameter case) is one equal share of the points.",
+    )
+    rules: list[str] = Field(
+        default_factory=list,
+        description="Rules that feed this criterion: all points when none is broken, else 0.",
+    )
+
+
+class PenaltiesSpec(Strict):
+    wrong_file_name: float = Field(
+        0.0, ge=0, description="Points off when a file was found under a wrong name."
+    )
+    not_utf8: float = Field(0.0, ge=0, description="Points off for a file not saved as UTF-8.")
+
+
+class LateSpec(Strict):
+    due: datetime | None = Field(None, description="Due date-time (ISO 8601, with offset).")
+    percent_per_hour: float = Field(
+        0.0, ge=0, le=100, description="Per cent of the mark lost per started hour late."
+    )
+
+
+class Declaration(Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="The assignment id (folder names).")
+    title: str = Field(description="Human title shown in reports.")
+    submission: SubmissionSpec
+    locked: LockedSpec = Field(default_factory=LockedSpec)
+    limits: LimitsSpec = Field(default_factory=LimitsSpec)
+    settings: dict[str, Any] = Field(
+        default_factory=dict, description="Free-form settings read by the pack's tests."
+    )
+    rules: list[RuleSpec] = Field(default_factory=list)
+    criteria: list[CriterionSpec] = Field(min_length=1)
+    penalties: PenaltiesSpec = Field(default_factory=PenaltiesSpec)
+    late: LateSpec = Field(default_factory=LateSpec)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Declaration:
+        ids = [criterion.id for criterion in self.criteria]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"criteria ids must be unique, got {ids}")
+        declared = {rule.name for rule in self.rules}
+        for criterion in self.criteria:
+            missing = set(criterion.rules) - declared
+            if missing:
+                raise ValueError(f"criterion {criterion.id!r} names undeclared rules {missing}")
+        for rule in self.rules:
+            from graders.rules import get_rule
+
+            get_rule(rule.name).Options.model_validate(rule.options)
+        return self
+
+    @property
+    def max_points(self) -> float:
+        return sum(criterion.points for criterion in self.criteria)
+
+
+def load_declaration(path: Path) -> Declaration:
+    """Read and validate one declaration; errors name the file, key and bad value."""
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeclarationError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        return Declaration.model_validate(data)
+    except ValidationError as exc:
+        raise DeclarationError(_explain(path, exc)) from None
+
+
+def _explain(path: Path, exc: ValidationError) -> str:
+    lines = [f"{path}: {exc.error_count()} problem(s) in the assignment declaration"]
+    for error in exc.errors():
+        key = ".".join(str(part) for part in error["loc"]) or "(top level)"
+        value = error.get("input")
+        shown = repr(value) if not isinstance(value, dict) else "{...}"
+        lines.append(f"  key `{key}`: {error['msg']} (got {shown[:120]})")
+    return "\n".join(lines)
+
+
+def describe_keys(model: type[BaseModel] = Declaration, prefix: str = "") -> list[str]:
+    """One line per key, with its description: the declaration documents itself."""
+    lines = []
+    for name, field in model.model_fields.items():
+        annotation = field.annotation
+        key = f"{prefix}{name}"
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            lines.append(f"[{key}]")
+            lines += describe_keys(annotation, f"{key}.")
+        else:
+            lines.append(f"{key}: {field.description or ''}".rstrip(": "))
+    return lines

@@ -1,0 +1,92 @@
+"""Golden files: outputs of the reference solution, made by ``grade golden``.
+
+Each pack that has golden files says how to make them in ``graders/packs/<id>/golden.py``: a
+function ``golden_files(pack) -> list[GoldenFile]``. Public golden files (that the handout gives
+students, like altNim's ``out.script``) go to ``student_templates/<id>/``; hidden ones to
+``fixtures/<id>/golden/``. The reference runs in the sandbox like any submission.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graders.errors import GraderError
+from graders.packs import Pack
+from graders.sandbox import Sandbox
+
+
+@dataclass(frozen=True)
+class GoldenRun:
+    """One run of a program in the reference workspace."""
+
+    argv: list[str]
+    stdin: str = ""
+
+
+@dataclass(frozen=True)
+class GoldenFile:
+    """A golden file: the joined stdout of its runs."""
+
+    name: str
+    runs: list[GoldenRun] = field(default_factory=list)
+    public: bool = False
+    joiner: str = ""
+
+
+def golden_files(pack: Pack) -> list[GoldenFile]:
+    """The pack's golden recipe (none when the pack has no ``golden.py``)."""
+    if not (pack.dir / "golden.py").is_file():
+        return []
+    module = importlib.import_module(f"graders.packs.{pack.id}.golden")  # harness code, not student
+    return list(module.golden_files(pack))
+
+
+def golden_path(pack: Pack, golden: GoldenFile) -> Path:
+    return (pack.templates_dir if golden.public else pack.golden_dir) / golden.name
+
+
+def render_golden(pack: Pack, sandbox: Sandbox | None = None) -> dict[Path, str]:
+    """Run the reference and return ``{path: text}`` for every golden file of the pack."""
+    own = sandbox is None
+    sandbox = sandbox or Sandbox()
+    try:
+        with tempfile.TemporaryDirectory(prefix="golden-") as temp:
+            workspace = pack.build_reference_workspace(Path(temp) / "reference")
+            Path(temp).chmod(0o755)
+            return {golden_path(pack, g): _render(pack, sandbox, workspace, g)
+                    for g in golden_files(pack)}
+    finally:
+        if own:
+            sandbox.close()
+
+
+def _render(pack: Pack, sandbox: Sandbox, workspace: Path, golden: GoldenFile) -> str:
+    outputs = []
+    for run in golden.runs:
+        result = sandbox.run(workspace, run.argv, pack.limits, stdin=run.stdin)
+        problem = result.problem(pack.limits)
+        if problem:
+            raise GraderError(f"the reference solution of {pack.id} {problem} while making "
+                              f"{golden.name} ({' '.join(run.argv)}): {result.stderr[-500:]}")
+        outputs.append(result.stdout)
+    return golden.joiner.join(outputs)
+
+
+def write_golden(pack: Pack) -> list[Path]:
+    """Regenerate the pack's golden files; returns the paths that changed."""
+    changed = []
+    for path, text in render_golden(pack).items():
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            changed.append(path)
+    return changed
+
+
+def stale_golden(pack: Pack) -> list[Path]:
+    """Golden files that differ from what the reference prints now."""
+    return [path for path, text in render_golden(pack).items()
+            if not path.is_file() or path.read_text(encoding="utf-8") != text]

@@ -1,0 +1,123 @@
+"""Assignment packs: found by looking for ``graders/packs/<id>/assignment.toml``.
+
+A :class:`Pack` ties the declaration to the four trees that share its id.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from graders import PACKAGE_DIR
+from graders.declaration import Declaration, load_declaration
+from graders.errors import DeclarationError, GraderError
+from graders.sandbox.isolation import Limits
+
+PACKS_DIR = Path(__file__).resolve().parent
+
+
+def project_root() -> Path:
+    """The folder holding ``reference_solutions/``, ``student_templates/`` and ``fixtures/``."""
+    return Path(os.environ.get("GRADERS_ROOT", PACKAGE_DIR.parent)).resolve()
+
+
+@dataclass(frozen=True)
+class Pack:
+    """One assignment: its declaration and where its files live."""
+
+    declaration: Declaration
+    dir: Path
+    root: Path
+
+    @property
+    def id(self) -> str:
+        return self.declaration.id
+
+    @property
+    def title(self) -> str:
+        return self.declaration.title
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self.declaration.settings
+
+    @property
+    def limits(self) -> Limits:
+        return self.declaration.limits.to_limits()
+
+    @property
+    def templates_dir(self) -> Path:
+        return self.root / "student_templates" / self.id
+
+    @property
+    def reference_dir(self) -> Path:
+        return self.root / "reference_solutions" / self.id
+
+    @property
+    def fixtures_dir(self) -> Path:
+        return self.root / "fixtures" / self.id
+
+    @property
+    def golden_dir(self) -> Path:
+        return self.fixtures_dir / "golden"
+
+    @property
+    def driver(self) -> Path:
+        return self.dir / "driver.py"
+
+    @cached_property
+    def test_files(self) -> list[Path]:
+        return sorted(self.dir.glob("test_*.py"))
+
+    @property
+    def submitted_files(self) -> list[str]:
+        spec = self.declaration.submission
+        return [*spec.files, *spec.optional]
+
+    def build_reference_workspace(self, target: Path) -> Path:
+        """The reference solution's files with the locked files over them, in ``target``."""
+        target.mkdir(parents=True, exist_ok=True)
+        for name in self.submitted_files:
+            path = self.reference_dir / name
+            if path.is_file():
+                shutil.copyfile(path, target / name)
+        for name in self.declaration.locked.files:
+            shutil.copyfile(self.templates_dir / name, target / name)
+        return target
+
+    def template_text(self, name: str) -> str:
+        """Text of a file in the public starter kit."""
+        path = self.templates_dir / name
+        if not path.is_file():
+            raise GraderError(f"pack {self.id!r}: starter file {path} is missing")
+        return path.read_text(encoding="utf-8")
+
+
+def load_pack(pack_dir: Path, root: Path | None = None) -> Pack:
+    declaration = load_declaration(pack_dir / "assignment.toml")
+    if declaration.id != pack_dir.name:
+        raise DeclarationError(
+            f"{pack_dir / 'assignment.toml'}: key `id`: must match the folder name "
+            f"{pack_dir.name!r} (got {declaration.id!r})"
+        )
+    return Pack(declaration, pack_dir, root or project_root())
+
+
+def discover_packs(root: Path | None = None) -> dict[str, Pack]:
+    """Every pack under ``graders/packs/``, by id."""
+    return {
+        path.parent.name: load_pack(path.parent, root)
+        for path in sorted(PACKS_DIR.glob("*/assignment.toml"))
+    }
+
+
+def get_pack(pack_id: str, root: Path | None = None) -> Pack:
+    path = PACKS_DIR / pack_id
+    if not (path / "assignment.toml").is_file():
+        known = ", ".join(sorted(p.parent.name for p in PACKS_DIR.glob("*/assignment.toml")))
+        raise GraderError(f"no assignment {pack_id!r}; known assignments: {known}")
+    return load_pack(path, root)

@@ -1,0 +1,85 @@
+"""altNim grader tests: parent side, on plain data from the sandbox only.
+
+Public tests (the student pre-check runs them) diff the locked programs' output with the
+public golden scripts. Hidden tests compare each function with the reference on generated
+states; Hypothesis shrinks a disagreement to the smallest state, shown in the report.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graders.packs.altnim.golden import SEPARATOR, game_runs
+from graders.testing import expect_equal, expect_program_output, grading_settings
+
+FLAGS = [(start_odd, action_state) for start_odd in (True, False) for action_state in range(4)]
+FLAG_IDS = [f"startOdd={odd}-actionState={state}" for odd, state in FLAGS]
+start_odd = st.booleans()
+action_state = st.integers(min_value=0, max_value=3)
+
+
+def show(num: int, odd: bool, state: int) -> str:
+    return f"State({num}, startOdd={odd}, actionState={state})"
+
+
+@pytest.mark.public
+def test_out_script(run_program, public_file, pack):
+    run = run_program(["python3", "testAltNim.py"])
+    expect_program_output(run, public_file("out.script"), pack.limits, mode="exact",
+                          what="output of testAltNim.py vs out.script")
+
+
+@pytest.mark.public
+def test_game_transcript(run_program, public_file, pack):
+    runs = [run_program(game.argv, stdin=game.stdin) for game in game_runs()]
+    expect_program_output(runs, public_file("altNim.script"), pack.limits, mode="rstrip",
+                          joiner=SEPARATOR, what="altNim.py transcript of the three games")
+
+
+@pytest.mark.parametrize(("odd", "state"), FLAGS, ids=FLAG_IDS)
+def test_removals_match_reference(student, reference, odd, state):
+    expect_equal(student.call("removals", 10, odd, state), reference.call("removals", 10, odd, state),
+                 what=f"getRemovals({show(10, odd, state)})")
+
+
+@grading_settings(max_examples=25)
+@given(num=st.integers(-2, 30), odd=start_odd, state=action_state, pick=st.integers(0, 1))
+def test_apply_matches_reference(student, reference, num, odd, state, pick):
+    removal = reference.call("removals", num, odd, state)[pick]
+    got = student.call("apply", num, odd, state, removal)
+    want = reference.call("apply", num, odd, state, removal)
+    expect_equal(got["state"], want["state"], what=f"applyRemoval({show(num, odd, state)}, "
+                 f"{removal}) as [matchsticks, startOdd, actionState]")
+
+
+def test_apply_leaves_input_unchanged(student):
+    got = student.call("apply", 10, True, 0, -3)
+    assert got["input_unchanged"], (
+        "applyRemoval changed the state it was given; it must return a NEW State instead")
+
+
+@grading_settings(max_examples=15)
+@given(num=st.integers(-4, 12), odd=start_odd, state=action_state)
+def test_is_leaf_matches_reference(student, reference, num, odd, state):
+    expect_equal(student.call("is_leaf", num, odd, state), reference.call("is_leaf", num, odd, state),
+                 what=f"isLeaf({show(num, odd, state)})")
+
+
+@grading_settings(max_examples=30)
+@given(num=st.integers(-4, 40), odd=start_odd, state=action_state, is_max=st.booleans())
+def test_eval_matches_reference(student, reference, num, odd, state, is_max):
+    expect_equal(student.call("evaluate", num, odd, state, is_max),
+                 reference.call("evaluate", num, odd, state, is_max),
+                 what=f"eval({show(num, odd, state)}, isMax={is_max})", numbers_loosely=True)
+
+
+@grading_settings(max_examples=40)
+@given(num=st.integers(0, 16), odd=start_odd, state=action_state, depth=st.integers(0, 7),
+       is_max=st.booleans())
+def test_minimax_matches_reference(student, reference, num, odd, state, depth, is_max):
+    expect_equal(student.call("minimax", num, odd, state, depth, is_max),
+                 reference.call("minimax", num, odd, state, depth, is_max),
+                 what=f"MiniMax({show(num, odd, state)}, depth={depth}, isMax={is_max})",
+                 numbers_loosely=True)

@@ -1,0 +1,305 @@
+"""Child-side driver of the game_of_nim pack: runs in the sandbox beside ``game_of_nim.py``.
+
+Standard library only; never imports ``graders``. Every public function is an operation the
+parent calls by name with JSON arguments and returns plain data. The game is built through the
+public API only (``GameOfNim(board)``, ``initial``, ``actions``, ``result``, ``terminal_test``,
+``utility``, ``to_move``), and ``games.py`` is always the pack's locked copy.
+
+Tolerated on purpose (the handout does not grade them): a constructor parameter not named
+``board``; player labels other than 'MAX'/'MIN' (labels are reported, the parent judges by
+sign); moves as lists (reported, normalised to ``[r, n]`` here); print calls in methods.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import inspect
+import io
+import math
+import sys
+
+RULES = ("misere", "normal")
+STRAY_LIMIT = 2000
+SCALARS = (bool, int, float, str, type(None))
+
+
+# -- building the game ----------------------------------------------------------------------
+
+
+def _game_class():
+    import game_of_nim  # the submission (imported here so an import error is per call)
+
+    return game_of_nim.GameOfNim
+
+
+def _accepts(cls, name: str) -> bool | None:
+    """Whether ``cls(...)`` takes a parameter ``name``; None when the signature is unknown."""
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):
+        return None
+    if name in params:
+        return True
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def new_game(board: list, rule: str = "misere"):
+    """Build ``GameOfNim`` on a fresh copy of ``board``: keyword ``board=`` if the constructor
+    has that parameter, else positionally. ``rule`` is passed only to a constructor that takes
+    it (the reference does); a submission implements the course's rule itself."""
+    if rule not in RULES:
+        raise ValueError(f"unknown rule {rule!r}")
+    cls = _game_class()
+    extra = {"rule": rule} if _accepts(cls, "rule") else {}
+    by_name = _accepts(cls, "board")
+    if by_name is None:
+        try:
+            return cls(board=list(board), **extra)
+        except TypeError:
+            return cls(list(board), **extra)
+    if by_name:
+        return cls(board=list(board), **extra)
+    return cls(list(board), **extra)
+
+
+def _walk(game, path: list):
+    """The state reached from ``game.initial`` by playing the moves of ``path`` (as tuples)."""
+    state = game.initial
+    for move in path:
+        state = game.result(state, tuple(move))
+    return state
+
+
+# -- plain data -------------------------------------------------------------------------------
+
+
+def plain(value, depth: int = 0):
+    """``value`` as JSON-able data: tuples become lists, unknown objects their repr."""
+    if depth > 20:
+        return repr(value)
+    if isinstance(value, SCALARS):
+        if isinstance(value, float) and not math.isfinite(value):
+            return repr(value)
+        return value
+    if isinstance(value, (list, tuple)):
+        return [plain(item, depth + 1) for item in value]
+    if hasattr(value, "__index__"):
+        return int(value.__index__())
+    return repr(value)
+
+
+def _board(state):
+    return plain(getattr(state, "board", state))
+
+
+def summary(game, state) -> dict:
+    """Turn, board and legal moves of ``state`` as plain data, and whether moves are tuples."""
+    moves = game.actions(state)
+    return {
+        "to_move": plain(game.to_move(state)),
+        "board": _board(state),
+        "moves": plain(list(moves)),
+        "tuple_moves": all(type(m) is tuple for m in moves),
+    }
+
+
+# -- operations: the rules --------------------------------------------------------------------
+
+
+def initial(board: list, rule: str = "misere") -> dict:
+    """Summary of ``GameOfNim(board).initial``."""
+    game = new_game(board, rule)
+    return summary(game, game.initial)
+
+
+def play(board: list, path: list, rule: str = "misere") -> dict:
+    """Play ``path`` from the initial state; for each step, the new state's summary and whether
+    ``result`` changed its input state (board or moves) or returned the same object."""
+    game = new_game(board, rule)
+    state = game.initial
+    steps = []
+    for move in path:
+        before = (_board(state), plain(list(game.actions(state))))  # plain() copies
+        new = game.result(state, tuple(move))
+        after = (_board(state), plain(list(game.actions(state))))
+        step = summary(game, new)
+        step["input_mutated"] = after != before
+        step["input_before"], step["input_after"] = before[0], after[0]
+        step["same_object"] = new is state
+        steps.append(step)
+        state = new
+    return {"initial": summary(game, game.initial), "steps": steps}
+
+
+def terminal(board: list, path: list, rule: str = "misere") -> bool:
+    """``terminal_test`` of the state reached by ``path``, as a bool."""
+    game = new_game(board, rule)
+    return bool(game.terminal_test(_walk(game, path)))
+
+
+def labels(game) -> list:
+    """The two player labels: who moves first, and who moves after the first move."""
+    first = game.to_move(game.initial)
+    moves = game.actions(game.initial)
+    if not moves:
+        return [plain(first), None]
+    second = game.to_move(game.result(game.initial, moves[0]))
+    return [plain(first), plain(second)]
+
+
+def utilities(board: list, path: list, rule: str = "misere") -> dict:
+    """``utility`` of the state reached by ``path`` for each player label.
+
+    ``values`` pairs each label with its utility. When the two labels are not distinct, the
+    canonical other label ('MIN' for 'MAX' and vice versa) is asked as well."""
+    game = new_game(board, rule)
+    names = labels(game)
+    state = _walk(game, path)
+    asked = [name for name in names if name is not None]
+    if len(set(map(repr, asked))) < 2 and asked and asked[0] in ("MAX", "MIN"):
+        asked = [asked[0], "MIN" if asked[0] == "MAX" else "MAX"]
+    return {
+        "labels": names,
+        "to_move": plain(game.to_move(state)),
+        "values": [[name, plain(game.utility(state, name))] for name in asked[:2]],
+    }
+
+
+# -- operations: search -------------------------------------------------------------------------
+
+
+def exact_values(game, player):
+    """A memoised ``value(node, maximizing)``: the exact minimax value for ``player`` of
+    ``node``, levels alternating MAX/MIN by depth as in alpha-beta, keyed on repr(node)."""
+    memo: dict = {}
+
+    def value(node, maximizing: bool):
+        key = (repr(node), maximizing)
+        if key not in memo:
+            if game.terminal_test(node):
+                memo[key] = game.utility(node, player)
+            else:
+                children = (value(game.result(node, a), game.to_move(node) != player)
+                            for a in game.actions(node))
+                pick = max if maximizing else min
+                memo[key] = pick(children, default=-math.inf if maximizing else math.inf)
+        return memo[key]
+
+    return value
+
+
+def fast_alpha_beta(state, game):
+    """The move ``games.alpha_beta_search(state, game)`` returns, found by a memoised search.
+
+    Alpha-beta at the root keeps the FIRST action whose exact minimax value is the largest
+    (a fail-soft window (best, +inf) reports a value above ``best`` exactly and no other), so
+    exact values suffice. Equal for any game whose methods are pure functions of the state;
+    proved in tests/packs/game_of_nim/.
+    """
+    value = exact_values(game, game.to_move(state))
+    best_score, best_action = -math.inf, None
+    for action in game.actions(state):
+        score = value(game.result(state, action), False)
+        if score > best_score:
+            best_score, best_action = score, action
+    return best_action
+
+
+def choose(board: list, path: list, rule: str = "misere"):
+    """The alpha-beta move (pack's search on the submission's game) after ``path``, or None."""
+    game = new_game(board, rule)
+    return plain(fast_alpha_beta(_walk(game, path), game))
+
+
+def move_values(board: list, path: list, rule: str = "misere") -> list:
+    """Each legal move after ``path`` with its exact minimax value for the player to move."""
+    game = new_game(board, rule)
+    state = _walk(game, path)
+    value = exact_values(game, game.to_move(state))
+    return [[plain(a), plain(value(game.result(state, a), False))] for a in game.actions(state)]
+
+
+# -- operation: the handout's game, replayed ---------------------------------------------------
+
+
+class QuietGame:
+    """The submission's game seen by the main program: its methods run with their printing
+    captured aside, moves are shown as tuples, and the board is displayed as ``board: [...]``
+    (the display format is not graded)."""
+
+    def __init__(self, game, stray: io.StringIO) -> None:
+        self.game = game
+        self.stray = stray
+        self.initial = self._call(lambda: game.initial)
+
+    def _call(self, function, *args):
+        with contextlib.redirect_stdout(self.stray):
+            return function(*args)
+
+    def actions(self, state):
+        moves = self._call(self.game.actions, state)
+        return [tuple(m) if isinstance(m, list) else m for m in moves]
+
+    def result(self, state, move):
+        return self._call(self.game.result, state, move)
+
+    def terminal_test(self, state):
+        return self._call(self.game.terminal_test, state)
+
+    def utility(self, state, player):
+        return self._call(self.game.utility, state, player)
+
+    def to_move(self, state):
+        return self._call(self.game.to_move, state)
+
+    def display(self, state):
+        print("board:", _board(state))
+
+
+class ScriptEnded(Exception):
+    """The scripted human has no more moves to type."""
+
+
+def replay(board: list, typed: list, rule: str = "misere") -> dict:
+    """Run play_nim's game on ``board``: the pack's search (as alpha_beta_player) against
+    games.query_player typing the lines of ``typed``. Returns the transcript as a terminal would
+    show it (typed text echoed after the prompt), the submission's own printing, and the error
+    that stopped the game early, if any."""
+    import games
+    import play_nim
+
+    stray, transcript = io.StringIO(), io.StringIO()
+    lines = iter(typed)
+
+    def scripted_input(prompt: str = "") -> str:
+        transcript.write(str(prompt))
+        line = next(lines, None)
+        if line is None:
+            raise ScriptEnded("the scripted player has no more moves")
+        transcript.write(line + "\n")
+        return line
+
+    with contextlib.redirect_stdout(stray):
+        student_game = new_game(board, rule)
+    error = None
+    saved_input = builtins.input
+    builtins.input = scripted_input
+    try:
+        with contextlib.redirect_stdout(transcript):
+            game = QuietGame(student_game, stray)
+            computer = lambda g, s: fast_alpha_beta(s, g)  # noqa: E731
+            play_nim.announce(play_nim.play_verbose(game, computer, games.query_player))
+    except ScriptEnded as exc:
+        error = str(exc)
+    except Exception as exc:  # noqa: BLE001 - the student's error ends the game, reported
+        error = f"{type(exc).__name__}: {exc}"
+    finally:
+        builtins.input = saved_input
+    return {"transcript": transcript.getvalue(), "stray_output": stray.getvalue()[:STRAY_LIMIT],
+            "error": error}
+
+
+def python_version() -> str:
+    """The child's Python version (for reports)."""
+    return sys.version.split()[0]

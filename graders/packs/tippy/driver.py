@@ -1,0 +1,404 @@
+"""Child-side driver for the tippy pack: plays the student's code through the starter API only.
+
+Runs inside the sandbox, stdlib only, never imports ``graders``. Students' constructors and
+``get_move`` texts differ, so a game is built as ``TippyGameState('p1', interactive=True)`` with
+the size prompt answered by a patched ``input``, and then driven with ``possible_next_moves()``,
+``apply_move()``, ``over``, ``next_player``, ``winner()``, ``outcome()`` and
+``StrategyMinimax(interactive=False).suggest_move(state)``.
+
+Moves are known by their effect. The board is read from ``str(state)``: on the empty board
+every legal move is applied once, and the one character position each move changes (and no
+other move does) is that square; positions sorted in reading order give row-major squares. If
+``str`` does not show the board that way, the state's attributes are searched for an n x n grid
+(list of lists, list of strings, flat list, dict keyed by (row, column)) calibrated the same
+way. A layout read in transposed or mirrored order is one of the square's symmetries, under
+which the tippy rules do not change. Boards come back as lists of strings: 'X' for p1's mark,
+'O' for p2's, '.' for empty, '?' for anything else.
+"""
+
+import builtins
+import copy
+import random
+
+_READERS = {}
+
+
+class _Reader:
+    """Reads a board out of one view of a state (its text or one attribute)."""
+
+    def __init__(self, n, view, where, positions, empties, p1_token, p2_token):
+        self.n = n
+        self.view = view
+        self.where = where
+        self.positions = positions
+        self.empties = empties
+        self.tokens = {p1_token: "X", p2_token: "O"}
+
+    def read(self, state):
+        """Return the board of state as n strings, or None if it cannot be read."""
+        seen = _try_view(self.view, state)
+        if seen is None or len(seen) <= max(self.positions):
+            return None
+        marks = []
+        for pos, empty in zip(self.positions, self.empties, strict=True):
+            token = seen[pos]
+            marks.append("." if token == empty else self.tokens.get(token, "?"))
+        n = self.n
+        return ["".join(marks[r * n:(r + 1) * n]) for r in range(n)]
+
+
+def _try_view(view, state):
+    try:
+        return view(state)
+    except Exception:
+        return None
+
+
+def _text_view(state):
+    return str(state)
+
+
+def _grid_cells(value, n):
+    """Return value as a flat list of n*n squares if it looks like an n x n board."""
+    if isinstance(value, dict):
+        keys = sorted(value)
+        if len(keys) == n * n and all(isinstance(k, tuple) and len(k) == 2 for k in keys):
+            return [value[k] for k in keys]
+        return None
+    if not isinstance(value, (list, tuple, str)):
+        return None
+    if len(value) == n and all(isinstance(row, (list, tuple, str)) and len(row) == n
+                               for row in value):
+        return [cell for row in value for cell in row]
+    if len(value) == n * n and not isinstance(value, str):
+        return list(value)
+    return None
+
+
+def _attribute_view(name, n):
+    return lambda state: _grid_cells(vars(state).get(name), n)
+
+
+def new_game(n):
+    """Return TippyGameState('p1', interactive=True) with every prompt answered by n."""
+    from tippy_game_state import TippyGameState
+
+    real_input = builtins.input
+    builtins.input = lambda prompt="": str(n)
+    try:
+        return TippyGameState("p1", interactive=True)
+    finally:
+        builtins.input = real_input
+
+
+def _child(state, move):
+    """Return state.apply_move(move) without letting a mutating apply_move spoil state."""
+    try:
+        twin = copy.deepcopy(state)
+    except Exception:
+        twin = None
+    if twin is not None:
+        result = twin.apply_move(move)
+        if result is not None:
+            return result
+    # Refused on the copy: either illegal, or moves that compare by identity.
+    return state.apply_move(move)
+
+
+def _calibrate(n, view, where):
+    """Return a _Reader for view if each opening move changes exactly one position of it."""
+    start = new_game(n)
+    base = _try_view(view, start)
+    moves = start.possible_next_moves()
+    if base is None or len(moves) != n * n:
+        return None
+    children = [_child(start, m) for m in moves]
+    diffs = [_diff(base, _try_view(view, c)) for c in children]
+    if any(d is None for d in diffs):
+        return None
+    common = set.intersection(*diffs)
+    own = [d - common for d in diffs]
+    if any(len(d) != 1 for d in own) or len(set.union(*own)) != n * n:
+        return None
+    pos_of = [min(d) for d in own]
+    p1_tokens = {_try_view(view, c)[p] for c, p in zip(children, pos_of, strict=True)}
+    positions = sorted(pos_of)
+    p2_token = _second_token(view, children[0], pos_of[0], set(positions))
+    if len(p1_tokens) != 1 or p2_token is None:
+        return None
+    empties = [base[p] for p in positions]
+    p1_token = p1_tokens.pop()
+    if p2_token == p1_token or p1_token in empties or p2_token in empties:
+        return None
+    return _Reader(n, view, where, positions, empties, p1_token, p2_token)
+
+
+def _diff(before, after):
+    if before is None or after is None:
+        return None
+    return {i for i in range(min(len(before), len(after))) if before[i] != after[i]}
+
+
+def _second_token(view, state, taken, positions):
+    """Return the token p2's move leaves, seen after one p1 move."""
+    before = _try_view(view, state)
+    for move in state.possible_next_moves():
+        after = _try_view(view, _child(state, move))
+        changed = (_diff(before, after) or set()) & positions - {taken}
+        if len(changed) == 1:
+            return after[changed.pop()]
+    return None
+
+
+def reader_for(n):
+    """Return the calibrated board reader for n x n games (cached per size)."""
+    if n not in _READERS:
+        reader = _calibrate(n, _text_view, "str(state)")
+        if reader is None:
+            for name in sorted(vars(new_game(n))):
+                reader = _calibrate(n, _attribute_view(name, n), "attribute " + name)
+                if reader is not None:
+                    break
+        if reader is None:
+            count = len(new_game(n).possible_next_moves())
+            raise RuntimeError(
+                "cannot find the board of TippyGameState('p1', interactive=True) "
+                f"with size {n} answered: possible_next_moves() gave {count} moves "
+                f"(expected {n * n}), and neither str(state) nor an attribute shows a grid "
+                "where each opening move changes one square")
+        _READERS[n] = reader
+    return _READERS[n]
+
+
+def _cell_changed(before, after):
+    """Return [row, column] of the one square that differs, or None."""
+    if before is None or after is None:
+        return None
+    cells = [[r, c] for r, row in enumerate(before) for c, mark in enumerate(row)
+             if after[r][c] != mark]
+    return cells[0] if len(cells) == 1 else None
+
+
+def _moves_by_cell(state, reader):
+    """Return ({(row, column): (move, child)}, [descriptions of moves with no clear square])."""
+    before = reader.read(state)
+    found, odd = {}, []
+    for move in state.possible_next_moves():
+        child = _child(state, move)
+        cell = _cell_changed(before, reader.read(child)) if child is not None else None
+        if cell is None or tuple(cell) in found:
+            why = "refused by apply_move" if child is None else "does not mark one new square"
+            odd.append(f"{move!r}: {why}")
+        else:
+            found[tuple(cell)] = (move, child)
+    return found, odd
+
+
+def _plain(value):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return f"<{type(value).__name__}> {value!r}"[:200]
+
+
+def _safe(call):
+    try:
+        return _plain(call())
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"[:300]}
+
+
+def summarize(state, reader):
+    """Return plain facts about state: board, over, next_player, winners, outcome, moves."""
+    found, odd = _moves_by_cell(state, reader)
+    return {
+        "board": reader.read(state),
+        "over": _safe(lambda: state.over),
+        "next_player": _safe(lambda: state.next_player),
+        "winner": {p: _safe(lambda p=p: state.winner(p)) for p in ("p1", "p2")},
+        "outcome": _safe(state.outcome),
+        "moves": sorted([r, c] for r, c in found),
+        "odd_moves": odd,
+    }
+
+
+_HINTS = {}
+
+
+def _hint_key(n, move):
+    """Return a key that names move across states, or None if its repr holds an address."""
+    try:
+        text = repr(move)
+    except Exception:
+        return None
+    return None if " at 0x" in text else (n, text)
+
+
+def _find_move(state, reader, cell):
+    """Return (move, child) for the legal move that marks cell, or None.
+
+    Moves whose repr marked cell before are tried first; every candidate is checked by effect.
+    """
+    cell = tuple(cell)
+    moves = list(state.possible_next_moves())
+    keys = [_hint_key(reader.n, m) for m in moves]
+    order = sorted(range(len(moves)), key=lambda i: keys[i] is None or _HINTS.get(keys[i]) != cell)
+    before = reader.read(state)
+    for i in order:
+        child = _child(state, moves[i])
+        got = _cell_changed(before, reader.read(child)) if child is not None else None
+        if got is not None:
+            if keys[i] is not None:
+                _HINTS[keys[i]] = tuple(got)
+            if tuple(got) == cell:
+                return moves[i], child
+    return None
+
+
+def _replay(n, cells, every_step=False):
+    """Mark cells in turn from the start of an n x n game.
+
+    Returns (state, reader, moves used, summaries before each move if every_step, problem),
+    where problem is None or {"at": index, "cell": [r, c], "why": text}.
+    """
+    reader = reader_for(n)
+    state = new_game(n)
+    used, steps = [], []
+    for i, cell in enumerate(cells):
+        if every_step:
+            steps.append(summarize(state, reader))
+        found = _find_move(state, reader, cell)
+        if found is None:
+            problem = {"at": i, "cell": list(cell),
+                       "why": "no move from possible_next_moves() marks this square"}
+            return state, reader, used, steps, problem
+        used.append(found[0])
+        state = found[1]
+    return state, reader, used, steps, None
+
+
+def play(n, cells, every_step=False):
+    """Mark cells in turn on an n x n game; return the final summary (and each earlier one).
+
+    Returns {"final": summary, "steps": [summary before each move] or [], "stopped": None or
+    {"at": index, "cell": [r, c], "why": text}}.
+    """
+    state, reader, _, steps, problem = _replay(n, cells, every_step)
+    return {"final": summarize(state, reader), "steps": steps, "stopped": problem}
+
+
+def play_many(n, games):
+    """Return play(n, cells)["final"] plus "stopped" for each cell list in games."""
+    results = []
+    for cells in games:
+        result = play(n, cells)
+        results.append(dict(result["final"], stopped=result["stopped"]))
+    return results
+
+
+def rough_outcomes(n, games):
+    """Return rough_outcome() of the state after each cell list in games."""
+    values = []
+    for cells in games:
+        state, _, _, _, problem = _replay(n, cells)
+        values.append(None if problem else _safe(state.rough_outcome))
+    return values
+
+
+def apply_effects(n, cells):
+    """Apply each legal move once, directly on the state after cells.
+
+    Returns, per move, whether apply_move returned a new object and left the state unchanged.
+    Stops at the first move that changes the state (the state is spoilt after it).
+    """
+    state, reader, _, _, problem = _replay(n, cells)
+    if problem:
+        return {"stopped": problem, "checks": []}
+    checks = []
+    for move in state.possible_next_moves():
+        before = (reader.read(state), _safe(lambda: state.next_player), _safe(lambda: state.over))
+        result = state.apply_move(move)
+        after = (reader.read(state), _safe(lambda: state.next_player), _safe(lambda: state.over))
+        checks.append({
+            "move": repr(move)[:100],
+            "returned_none": result is None,
+            "returned_self": result is state,
+            "state_unchanged": before == after,
+            "board_before": before[0],
+            "board_after": after[0],
+            "result_board": reader.read(result) if result is not None else None,
+        })
+        if before != after:
+            break
+    return {"stopped": None, "checks": checks}
+
+
+def replay_taken(n, cells):
+    """Re-apply every move already played to the state after cells.
+
+    Each such move marks a taken square, so apply_move must return None. Returns a list of
+    {"cell": [r, c], "returned_none": bool, "board": board of the result or None}.
+    """
+    state, reader, used, _, problem = _replay(n, cells)
+    if problem:
+        return {"stopped": problem, "results": []}
+    results = []
+    for cell, move in zip(cells, used, strict=True):
+        result = _child(state, move)
+        results.append({"cell": list(cell), "returned_none": result is None,
+                        "board": reader.read(result) if result is not None else None})
+    return {"stopped": None, "results": results}
+
+
+def _suggest(state, reader):
+    """Return {"cell": [r, c] or None, "why": text or None} for StrategyMinimax on state."""
+    from strategy_minimax import StrategyMinimax
+
+    before = reader.read(state)
+    move = StrategyMinimax(interactive=False).suggest_move(state)
+    if reader.read(state) != before:
+        return {"cell": None, "why": "suggest_move changed the state it was given"}
+    child = _child(state, move)
+    if child is None:
+        return {"cell": None, "why": f"suggested {move!r}, which apply_move refuses"}
+    cell = _cell_changed(before, reader.read(child))
+    if cell is None:
+        return {"cell": None, "why": f"suggested {move!r}, which marks no single square"}
+    return {"cell": cell, "why": None}
+
+
+def minimax_move(n, cells):
+    """Return the square StrategyMinimax(interactive=False) suggests after cells are marked."""
+    state, reader, _, _, problem = _replay(n, cells)
+    if problem:
+        return {"cell": None, "why": "could not set up the position: " + problem["why"]}
+    return _suggest(state, reader)
+
+
+def minimax_vs_random(n, cells, seeds):
+    """Play StrategyMinimax for the player to move after cells against random moves.
+
+    One game per seed; the random player picks uniformly among the legal squares in row-major
+    order with random.Random(seed). Returns per game {"cells": every square marked from the
+    position on, "why": None or why the game stopped early}.
+    """
+    games = []
+    for seed in seeds:
+        state, reader, _, _, problem = _replay(n, cells)
+        if problem:
+            return [{"cells": [], "why": "could not set up the position: " + problem["why"]}]
+        side, rng, played, why = state.next_player, random.Random(seed), [], None
+        while not state.over and why is None:
+            found, _ = _moves_by_cell(state, reader)
+            if state.next_player == side:
+                answer = _suggest(state, reader)
+                cell, why = answer["cell"], answer["why"]
+            else:
+                cell = list(sorted(found)[rng.randrange(len(found))]) if found else None
+                why = None if found else "no legal move for the random player"
+            if cell is not None and tuple(cell) in found:
+                played.append(cell)
+                state = found[tuple(cell)][1]
+            elif why is None:
+                why = f"square {cell} is not among the legal moves"
+        games.append({"cells": played, "why": why})
+    return games

@@ -1,0 +1,104 @@
+"""Render results as self-contained HTML (jinja2), JSON twins and ``marks.csv``.
+
+Renderers read only :class:`~graders.results.SubmissionResult`. Every write is atomic (a temp
+file renamed into place), so a stopped run never leaves half a report behind.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from graders.packs import Pack
+from graders.results import SubmissionResult
+from graders.sandbox import Isolation
+from graders.submissions import Submission, slugify
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("graders.report", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["pts"] = lambda value: f"{value:g}"
+    env.filters["slug"] = slugify
+    return env
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+class ReportWriter:
+    """Writes ``<out>/students/<slug>.html|.json``, ``index.html``, ``marks.csv``, ``results.json``."""
+
+    def __init__(self, out_dir: Path, pack: Pack) -> None:
+        self.out_dir = out_dir
+        self.pack = pack
+        self.env = environment()
+
+    def student_json(self, student: str) -> Path:
+        return self.out_dir / "students" / f"{slugify(student)}.json"
+
+    def cached(self, submission: Submission) -> SubmissionResult | None:
+        """The stored result if it was graded from exactly these inputs; else None."""
+        path = self.student_json(submission.id)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if data.get("digest") != submission.digest or data.get("status") != "graded":
+            return None
+        try:
+            return SubmissionResult.from_dict(data)
+        except TypeError:
+            return None
+
+    def write_student(self, result: SubmissionResult) -> None:
+        html = self.env.get_template("student.html.j2").render(r=result, pack=self.pack)
+        write_atomic(self.student_json(result.student).with_suffix(".html"), html)
+        write_atomic(self.student_json(result.student), result.to_json())
+
+    def write_index(self, results: list[SubmissionResult], isolation: Isolation) -> None:
+        criteria = self.pack.declaration.criteria
+        html = self.env.get_template("index.html.j2").render(
+            results=results, pack=self.pack, criteria=criteria, isolation=isolation,
+            max_total=self.pack.declaration.max_points,
+        )
+        write_atomic(self.out_dir / "index.html", html)
+        write_atomic(self.out_dir / "marks.csv", marks_csv(results, [c.id for c in criteria]))
+        summary = [json.loads(r.to_json()) for r in results]
+        write_atomic(self.out_dir / "results.json", json.dumps(summary, indent=1))
+
+
+def marks_csv(results: list[SubmissionResult], criteria: list[str]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["student", "total", "max", *criteria, "deductions", "status", "violations"])
+    for result in results:
+        earned = {mark.id: mark.earned for mark in result.criteria}
+        writer.writerow([
+            result.student, f"{result.total:g}", f"{result.max_total:g}",
+            *(f"{earned.get(c, 0):g}" for c in criteria),
+            f"{sum(d.points for d in result.deductions):g}", result.status,
+            "; ".join(sorted({v.rule for v in result.violations})),
+        ])
+    return buffer.getvalue()

@@ -1,0 +1,95 @@
+"""The result model: the only thing renderers read, and the JSON twin of every report."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Outcome = Literal["passed", "failed", "error", "skipped"]
+Status = Literal["graded", "grader-error"]
+
+
+@dataclass
+class TestOutcome:
+    """One grader test (one parameter case) on one submission."""
+
+    name: str
+    case: str
+    outcome: Outcome
+    public: bool
+    message: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def student_fault(self) -> bool:
+        return self.outcome == "failed"
+
+
+@dataclass
+class ViolationRecord:
+    rule: str
+    title: str
+    file: str
+    message: str
+    line: int | None = None
+    source_line: str | None = None
+    fix: str | None = None
+    deduction: float = 0.0
+
+
+@dataclass
+class CriterionMark:
+    id: str
+    title: str
+    points: float
+    earned: float
+    passed: int
+    total: int
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Deduction:
+    reason: str
+    points: float
+
+
+@dataclass
+class SubmissionResult:
+    """Everything known about one graded submission."""
+
+    student: str
+    assignment: str
+    assignment_title: str
+    status: Status
+    isolation: str
+    total: float = 0.0
+    max_total: float = 0.0
+    criteria: list[CriterionMark] = field(default_factory=list)
+    deductions: list[Deduction] = field(default_factory=list)
+    tests: list[TestOutcome] = field(default_factory=list)
+    violations: list[ViolationRecord] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    grader_errors: list[str] = field(default_factory=list)
+    digest: str = ""
+    graded_at: str = ""
+    seconds: float = 0.0
+    mode: str = "full"
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.total / self.max_total if self.max_total else 0.0
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, sort_keys=False, default=str)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SubmissionResult:
+        data = dict(data)
+        data["criteria"] = [CriterionMark(**c) for c in data.get("criteria", [])]
+        data["deductions"] = [Deduction(**d) for d in data.get("deductions", [])]
+        data["tests"] = [TestOutcome(**t) for t in data.get("tests", [])]
+        data["violations"] = [ViolationRecord(**v) for v in data.get("violations", [])]
+        return cls(**data)

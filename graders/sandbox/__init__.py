@@ -1,0 +1,152 @@
+"""The trust boundary: student code runs only in sandboxed child processes.
+
+:class:`Sandbox` is the one entry point: it stages the harness's child-side files, makes a fresh
+scratch copy of a workspace for every process, starts one-shot programs (:meth:`Sandbox.run`) and
+long-lived workers (:meth:`Sandbox.worker`), and cleans up after them.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders.sandbox.isolation import (
+    Isolation,
+    Launch,
+    Limits,
+    build_launch,
+    detect_isolation,
+    prepare_workdir,
+    sandbox_uids,
+)
+from graders.sandbox.process import SandboxedProcess, sweep_uid
+from graders.sandbox.worker import Worker
+
+CHILD_SOURCE = Path(__file__).with_name("child.py")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one sandboxed program run produced: plain data only."""
+
+    argv: list[str]
+    stdout: str
+    stderr: str
+    exit_code: int | None
+    timed_out: bool
+    output_truncated: bool
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.timed_out
+
+    def problem(self, limits: Limits) -> str | None:
+        """A plain-language account of what went wrong, or None for a clean run."""
+        if self.timed_out:
+            return f"did not finish within {limits.wall_seconds:g} s and was stopped"
+        if self.exit_code is not None and self.exit_code < 0:
+            return (f"was killed by signal {-self.exit_code} (over {limits.memory_mb} MB of "
+                    f"memory or {limits.cpu_seconds} s of CPU)")
+        if self.exit_code:
+            last = self.stderr.strip().splitlines()[-1:] or ["no error message"]
+            return f"exited with status {self.exit_code}: {last[0]}"
+        return None
+
+
+class Sandbox:
+    """Runs untrusted code under one isolation level, in one parallel slot."""
+
+    def __init__(self, isolation: Isolation | None = None, *, slot: int = 0) -> None:
+        self.isolation = isolation or detect_isolation()
+        self.slot = slot
+        self._free_uids = sandbox_uids(slot)
+        self.root = Path(tempfile.mkdtemp(prefix=f"grader-slot{slot}-"))
+        self.root.chmod(0o755)
+        self._harness: dict[Path, Path] = {}
+
+    def close(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def acquire_uid(self) -> int:
+        """An unprivileged uid no other live sandbox of this slot uses."""
+        if not self._free_uids:
+            raise RuntimeError("too many sandboxes alive at once in one slot")
+        return self._free_uids.pop(0)
+
+    def release_uid(self, uid: int) -> None:
+        """Kill anything still running under ``uid`` (escapes from the group), then free it."""
+        sweep_uid(uid)
+        self._free_uids.append(uid)
+
+    def harness_for(self, driver: Path) -> Path:
+        """A read-only folder with ``child.py`` and ``driver`` as ``grader_driver.py``."""
+        if driver not in self._harness:
+            folder = Path(tempfile.mkdtemp(prefix="harness-", dir=self.root))
+            shutil.copyfile(CHILD_SOURCE, folder / "child.py")
+            shutil.copyfile(driver, folder / "grader_driver.py")
+            for path in (folder, *folder.iterdir()):
+                path.chmod(0o755 if path.is_dir() else 0o644)
+            self._harness[driver] = folder
+        return self._harness[driver]
+
+    def scratch_copy(self, workspace: Path, uid: int) -> Path:
+        """A fresh copy of ``workspace`` for one process, writable by ``uid`` only."""
+        target = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
+        shutil.copytree(workspace, target, dirs_exist_ok=True, symlinks=True)
+        prepare_workdir(target, uid)
+        return target
+
+    def launch(self, command: Sequence[str], workdir: Path, limits: Limits, *, uid: int,
+               harness: Path | None = None, extra_fds: Sequence[int] = ()) -> Launch:
+        return build_launch(command, workdir, limits, self.isolation, harness=harness,
+                            uid=uid, extra_fds=extra_fds)
+
+    def worker(self, workspace: Path, driver: Path, limits: Limits, label: str) -> Worker:
+        return Worker(self, workspace, self.harness_for(driver), limits, label)
+
+    def run(self, workspace: Path, command: Sequence[str], limits: Limits, *,
+            stdin: str = "", timeout: float | None = None) -> RunResult:
+        """Run ``command`` once on a fresh copy of ``workspace``."""
+        uid = self.acquire_uid()
+        scratch = self.scratch_copy(workspace, uid)
+        started = time.monotonic()
+        process = SandboxedProcess(self.launch(command, scratch, limits, uid=uid),
+                                   limits.output_bytes, stdin=True)
+        timed_out = False
+        try:
+            _feed(process, stdin)
+            process.popen.wait(timeout if timeout is not None else limits.wall_seconds)
+        except Exception:  # noqa: BLE001 - TimeoutExpired, or a closed pipe
+            timed_out = process.popen.poll() is None
+        finally:
+            process.kill()
+            self.release_uid(uid)
+            shutil.rmtree(scratch, ignore_errors=True)
+        return RunResult(
+            argv=list(command),
+            stdout=process.out.text(),
+            stderr=process.err.text(),
+            exit_code=None if timed_out else process.popen.returncode,
+            timed_out=timed_out,
+            output_truncated=process.output_dropped > 0,
+            seconds=time.monotonic() - started,
+        )
+
+
+def _feed(process: SandboxedProcess, stdin: str) -> None:
+    pipe = process.popen.stdin
+    if pipe is None:
+        return
+    try:
+        pipe.write(stdin.encode("utf-8"))
+        pipe.close()
+    except (BrokenPipeError, OSError):
+        pass
+
+
+__all__ = ["Isolation", "Limits", "RunResult", "Sandbox", "Worker"]

@@ -1,0 +1,192 @@
+"""The worker loop that runs INSIDE the sandbox, next to the student's code.
+
+Copied into the sandbox as ``/harness/child.py`` with the pack's driver as
+``/harness/grader_driver.py``. Standard library only: nothing from ``graders`` is importable here.
+
+Protocol: the parent writes requests to fd ``REQUEST_FD`` and reads responses from fd
+``RESPONSE_FD``; each message is a 4-byte big-endian length followed by UTF-8 JSON. Student
+``print`` output never shares these pipes: during a call ``sys.stdout``/``sys.stderr`` are
+capped buffers returned in the response, and the process's real fds 1 and 2 go to a separate
+pipe the parent drains and caps. A student who forges a response can only claim that their
+own function returned some plain value, which they could do honestly anyway; the parent
+judges everything.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import resource
+import struct
+import sys
+import traceback
+
+REQUEST_FD = 3
+RESPONSE_FD = 4
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
+PLAIN_SCALARS = (bool, int, float, str, type(None))
+MAX_DEPTH = 50
+
+
+class NotPlainData(TypeError):
+    """A value that cannot cross the trust boundary."""
+
+
+class CappedText(io.TextIOBase):
+    """A text sink that keeps the first ``limit`` characters and counts the rest."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.parts: list[str] = []
+        self.size = 0
+        self.dropped = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        room = self.limit - self.size
+        if room > 0:
+            self.parts.append(text[:room])
+            self.size += min(room, len(text))
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def getvalue(self) -> str:
+        return "".join(self.parts)
+
+
+def to_plain(value: object, depth: int = 0) -> object:
+    """Copy ``value`` into exact builtin types, refusing anything else.
+
+    Subclasses of builtins are reduced to their base value, so an ``int`` subclass whose
+    ``__eq__`` always answers True arrives in the parent as a genuine ``int``.
+    """
+    if depth > MAX_DEPTH:
+        raise NotPlainData("value nested too deeply")
+    if value is None or type(value) in (bool, str):
+        return value
+    if isinstance(value, bool):
+        return bool.__bool__(value)
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, (list, tuple)):
+        return [to_plain(item, depth + 1) for item in list.__iter__(list(value))]
+    if isinstance(value, dict):
+        return {
+            _plain_key(key): to_plain(item, depth + 1) for key, item in dict.items(dict(value))
+        }
+    raise NotPlainData(f"a {type(value).__name__} object, not plain data")
+
+
+def _plain_key(key: object) -> str:
+    if isinstance(key, str):
+        return str.__str__(key)
+    if isinstance(key, (int, float, bool)) or key is None:
+        return json.dumps(to_plain(key))
+    raise NotPlainData(f"a dict key of type {type(key).__name__}")
+
+
+def read_message(stream: io.BufferedReader) -> dict | None:
+    header = stream.read(4)
+    if len(header) < 4:
+        return None
+    (length,) = struct.unpack(">I", header)
+    return json.loads(stream.read(length).decode("utf-8"))
+
+
+def write_message(stream: io.BufferedWriter, message: dict) -> None:
+    data = json.dumps(message, allow_nan=False).encode("utf-8")
+    stream.write(struct.pack(">I", len(data)) + data)
+    stream.flush()
+
+
+def student_traceback(exc: BaseException) -> str:
+    """The traceback without the harness's own frames (they mean nothing to a student)."""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if not os.path.abspath(frame.filename).startswith(HARNESS_DIR)
+    ]
+    lines = traceback.format_list(frames) + traceback.format_exception_only(type(exc), exc)
+    return "".join(lines)
+
+
+def describe_error(exc: BaseException) -> dict:
+    try:
+        message = str(exc)
+    except Exception:  # noqa: BLE001 - a student exception whose __str__ raises
+        message = "<exception message could not be shown>"
+    return {
+        "type": type(exc).__name__,
+        "message": message[:2000],
+        "traceback": student_traceback(exc)[-8000:],
+    }
+
+
+def allow_cpu(seconds: float) -> None:
+    """Give the next call ``seconds`` of CPU on top of what this worker has used so far.
+
+    The hard limit (set by the parent) bounds the worker's whole life; the soft limit moves per
+    call, so many short calls are fine and one runaway call gets SIGXCPU.
+    """
+    if seconds <= 0:
+        return
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    spent = used.ru_utime + used.ru_stime
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = int(spent + seconds) + 1
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def run_call(driver: object, request: dict, limit: int) -> dict:
+    """Run one driver operation with captured stdio; never raises."""
+    allow_cpu(float(request.get("cpu_seconds") or 0))
+    out, err = CappedText(limit), CappedText(limit)
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = io.StringIO(request.get("stdin") or "")
+    sys.stdout, sys.stderr = out, err
+    response: dict = {"id": request.get("id")}
+    try:
+        function = getattr(driver, request["op"])
+        value = function(*request.get("args", []), **request.get("kwargs", {}))
+        response["value"] = to_plain(value)
+        response["ok"] = True
+    except NotPlainData as exc:
+        response["ok"] = False
+        response["error"] = {"type": "NotPlainData", "message": str(exc), "traceback": ""}
+    except BaseException as exc:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
+        response["ok"] = False
+        response["error"] = describe_error(exc)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+    response["stdout"] = out.getvalue()
+    response["stderr"] = err.getvalue()
+    response["output_dropped"] = out.dropped + err.dropped
+    return response
+
+
+def serve() -> None:
+    """Answer requests until the parent closes the request pipe."""
+    requests = os.fdopen(REQUEST_FD, "rb", buffering=0)
+    responses = os.fdopen(RESPONSE_FD, "wb", buffering=0)
+    limit = int(os.environ.get("GRADER_OUTPUT_LIMIT", "262144"))
+    sys.path.insert(0, os.getcwd())
+    sys.path.insert(1, HARNESS_DIR)
+    import grader_driver  # noqa: PLC0415 - the pack's driver, copied beside this file
+
+    write_message(responses, {"ready": True, "pid": os.getpid()})
+    while (request := read_message(requests)) is not None:
+        write_message(responses, run_call(grader_driver, request, limit))
+
+
+if __name__ == "__main__":
+    serve()

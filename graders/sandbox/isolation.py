@@ -1,0 +1,226 @@
+"""How a sandboxed child is started: bubblewrap where it works, plain rlimits elsewhere.
+
+Levels, strongest first:
+
+``bubblewrap``
+    bwrap (run as root) gives the child its own pid, network, IPC and UTS namespaces, a
+    read-only view of ``/usr``, ``/bin`` and ``/lib``, a private ``/tmp``, only the scratch copy
+    of the submission at ``/sandbox`` and the harness's child files at ``/harness``. Inside,
+    ``setpriv`` drops every capability and switches to an unprivileged uid, so
+    ``RLIMIT_NPROC`` holds (the kernel exempts root from it).
+``bubblewrap-userns``
+    the same namespaces when the grader is not root, via an unprivileged user namespace.
+``rlimits``
+    no namespaces: resource limits only, and an unprivileged uid when the grader is root.
+    The child can read whatever that uid can read; reports say so.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import resource
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from pathlib import Path
+
+SANDBOX_ROOT = "/sandbox"
+HARNESS_ROOT = "/harness"
+SYSTEM_BINDS = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
+BASE_UID = 60000
+
+
+class Isolation(str, Enum):
+    """Isolation levels, recorded in every result and report."""
+
+    BUBBLEWRAP = "bubblewrap"
+    BUBBLEWRAP_USERNS = "bubblewrap-userns"
+    RLIMITS = "rlimits"
+
+    @property
+    def describe(self) -> str:
+        return {
+            "bubblewrap": "bubblewrap: no network, read-only system, private /tmp, own pid "
+            "namespace, unprivileged uid, resource limits",
+            "bubblewrap-userns": "bubblewrap in a user namespace: no network, read-only system, "
+            "private /tmp, own pid namespace, resource limits",
+            "rlimits": "FALLBACK, resource limits only: no filesystem or network isolation",
+        }[self.value]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one sandboxed process tree."""
+
+    wall_seconds: float = 10.0
+    cpu_seconds: int = 10
+    memory_mb: int = 512
+    processes: int = 32
+    file_size_mb: int = 8
+    open_files: int = 64
+    output_kb: int = 256
+
+    @property
+    def output_bytes(self) -> int:
+        return self.output_kb * 1024
+
+
+def sandbox_python() -> str:
+    """The interpreter student code runs on: the system ``python3`` (readable by any uid)."""
+    override = os.environ.get("GRADER_SANDBOX_PYTHON")
+    for candidate in (override, "/usr/bin/python3", shutil.which("python3")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    raise RuntimeError("no python3 found for the sandbox (set GRADER_SANDBOX_PYTHON)")
+
+
+@cache
+def _bwrap_works(as_root: bool) -> bool:
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        return False
+    probe = _bwrap_prefix(Path("/tmp"), None, as_root, uid=BASE_UID) + ["/bin/true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def detect_isolation() -> Isolation:
+    """The strongest level this machine supports (``GRADER_ISOLATION`` may lower it)."""
+    forced = os.environ.get("GRADER_ISOLATION")
+    if forced:
+        return Isolation(forced)
+    as_root = os.geteuid() == 0
+    if _bwrap_works(as_root):
+        return Isolation.BUBBLEWRAP if as_root else Isolation.BUBBLEWRAP_USERNS
+    return Isolation.RLIMITS
+
+
+def _bwrap_prefix(workdir: Path, harness: Path | None, as_root: bool, uid: int) -> list[str]:
+    command = [
+        "bwrap",
+        "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+        "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+    ]  # fmt: skip
+    for path in SYSTEM_BINDS:
+        command += ["--ro-bind-try", path, path]
+    command += ["--bind", str(workdir), SANDBOX_ROOT]
+    if harness is not None:
+        command += ["--ro-bind", str(harness), HARNESS_ROOT]
+    command += ["--chdir", SANDBOX_ROOT]
+    if as_root:
+        command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        command += [
+            "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+            "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
+        ]  # fmt: skip
+    else:
+        command += ["--unshare-user", "--uid", "65534", "--gid", "65534"]
+    return command
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Everything ``subprocess.Popen`` needs to start one sandboxed command."""
+
+    argv: list[str]
+    cwd: str
+    env: dict[str, str]
+    preexec: Callable[[], None]
+    isolation: Isolation
+
+
+UIDS_PER_SLOT = 64
+
+
+def sandbox_uids(slot: int) -> list[int]:
+    """The unprivileged uids a parallel slot may hand out: one per live sandbox, so that
+    process caps do not add up and a sweep of one sandbox never touches another."""
+    first = BASE_UID + slot * UIDS_PER_SLOT
+    return list(range(first, first + UIDS_PER_SLOT))
+
+
+def prepare_workdir(workdir: Path, uid: int) -> None:
+    """Let the sandbox uid write its scratch copy (and nothing else)."""
+    if os.geteuid() != 0:
+        return
+    for path in [workdir, *workdir.rglob("*")]:
+        os.lchown(path, uid, uid)
+
+
+def build_launch(
+    command: Sequence[str],
+    workdir: Path,
+    limits: Limits,
+    isolation: Isolation,
+    *,
+    harness: Path | None = None,
+    uid: int = BASE_UID,
+    extra_fds: Sequence[int] = (),
+) -> Launch:
+    """Wrap ``command`` (paths inside the sandbox) for the chosen isolation level.
+
+    ``command[0] == "python3"`` means the sandbox interpreter. ``extra_fds`` are dup'ed onto
+    fds 3, 4, ... in the child (the worker protocol pipes).
+    """
+    argv = [sandbox_python() if command[0] == "python3" else command[0], *command[1:]]
+    env = _child_env(limits)
+    as_root = os.geteuid() == 0
+    if isolation is Isolation.RLIMITS:
+        argv = [_fallback_path(arg, workdir, harness) for arg in argv]
+        return Launch(argv, str(workdir), env, _preexec(limits, extra_fds, as_root and uid), isolation)
+    prefix = _bwrap_prefix(workdir, harness, isolation is Isolation.BUBBLEWRAP, uid)
+    return Launch(prefix + argv, str(workdir), env, _preexec(limits, extra_fds, None), isolation)
+
+
+def _fallback_path(arg: str, workdir: Path, harness: Path | None) -> str:
+    if harness is not None and arg.startswith(HARNESS_ROOT + "/"):
+        return str(harness / arg[len(HARNESS_ROOT) + 1 :])
+    if arg.startswith(SANDBOX_ROOT + "/"):
+        return str(workdir / arg[len(SANDBOX_ROOT) + 1 :])
+    return arg
+
+
+def _child_env(limits: Limits) -> dict[str, str]:
+    # A fresh environment: nothing of the grader's (paths, tokens, canaries) reaches the child.
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "GRADER_OUTPUT_LIMIT": str(limits.output_bytes),
+    }
+
+
+def _preexec(limits: Limits, extra_fds: Sequence[int], drop_to_uid: int | None | bool):
+    memory = limits.memory_mb * 1024 * 1024
+    caps = [
+        (resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1)),
+        (resource.RLIMIT_AS, (memory, memory)),
+        (resource.RLIMIT_FSIZE, (limits.file_size_mb * 1024 * 1024,) * 2),
+        (resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files)),
+        (resource.RLIMIT_NPROC, (limits.processes, limits.processes)),
+        (resource.RLIMIT_CORE, (0, 0)),
+    ]
+
+    def setup() -> None:  # runs in the forked child, before exec
+        moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in extra_fds]
+        for target, fd in enumerate(moved, start=3):
+            os.dup2(fd, target)
+        for kind, value in caps:
+            resource.setrlimit(kind, value)
+        if drop_to_uid:
+            os.setgroups([])
+            os.setgid(int(drop_to_uid))
+            os.setuid(int(drop_to_uid))
+
+    return setup

@@ -1,0 +1,236 @@
+"""Parent side of the worker protocol: one long-lived sandboxed interpreter per workspace."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import select
+import shutil
+import signal
+import struct
+import time
+from pathlib import Path
+from typing import Any
+
+from graders.errors import GraderError, StudentCrash, StudentError, StudentTimeout
+from graders.sandbox.isolation import HARNESS_ROOT, Limits
+from graders.sandbox.process import SandboxedProcess
+
+STARTUP_SECONDS = 15.0
+MAX_RESPONSE = 64 * 1024 * 1024
+
+
+class Worker:
+    """Calls operations of a pack's driver inside the sandbox and returns plain data.
+
+    The interpreter starts on first use and is restarted after a timeout or a crash, so one
+    misbehaving call costs only that call.
+    """
+
+    def __init__(self, sandbox, workspace: Path, harness: Path, limits: Limits, label: str) -> None:
+        self.sandbox = sandbox
+        self.workspace = workspace
+        self.harness = harness
+        self.limits = limits
+        self.label = label
+        self.process: SandboxedProcess | None = None
+        self.scratch: Path | None = None
+        self.uid: int | None = None
+        self._requests = -1
+        self._responses = -1
+        self._next_id = 0
+        self.calls = 0
+        self.restarts = 0
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> None:
+        self.uid = self.sandbox.acquire_uid()
+        self.scratch = self.sandbox.scratch_copy(self.workspace, self.uid)
+        request_read, self._requests = os.pipe()
+        self._responses, response_write = os.pipe()
+        launch = self.sandbox.launch(
+            ["python3", "-I", f"{HARNESS_ROOT}/child.py"],
+            self.scratch,
+            worker_lifetime_limits(self.limits),
+            uid=self.uid,
+            harness=self.harness,
+            extra_fds=(request_read, response_write),
+        )
+        try:
+            self.process = SandboxedProcess(
+                launch, self.limits.output_bytes, stdin=False, fds=(request_read, response_write)
+            )
+        finally:
+            os.close(request_read)
+            os.close(response_write)
+        ready = self._receive(time.monotonic() + STARTUP_SECONDS)
+        if ready is None or not ready.get("ready"):
+            detail = self.process.err.text()[-2000:] if self.process else ""
+            self.close()
+            raise GraderError(f"the sandboxed worker for {self.label} did not start: {detail}")
+
+    def close(self) -> None:
+        """Stop the interpreter and everything it started; remove its scratch copy."""
+        for fd in (self._requests, self._responses):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._requests = self._responses = -1
+        if self.process is not None:
+            self.process.kill()
+            self.process = None
+        if self.uid is not None:
+            self.sandbox.release_uid(self.uid)
+            self.uid = None
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
+
+    def __enter__(self) -> Worker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- calls -----------------------------------------------------------------------------
+    def call(
+        self,
+        op: str,
+        *args: Any,
+        stdin: str | None = None,
+        timeout: float | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Run driver operation ``op`` and return its plain value.
+
+        Raises :class:`StudentError`, :class:`StudentTimeout` or :class:`StudentCrash` when the
+        student's code misbehaves, :class:`GraderError` when the sandbox itself fails.
+        """
+        response = self.call_raw(op, *args, stdin=stdin, timeout=timeout, **kwargs)
+        if not response.get("ok"):
+            error = response.get("error") or {}
+            raise StudentError(
+                _describe_exception(op, error), details={"kind": "exception", **error,
+                                                         "stdout": response.get("stdout", "")}
+            )
+        return response.get("value")
+
+    def call_raw(self, op: str, *args: Any, stdin: str | None = None,
+                 timeout: float | None = None, **kwargs: Any) -> dict[str, Any]:
+        """Like :meth:`call` but returns the whole response (value, stdout, stderr, error)."""
+        if self.process is None:
+            if self.calls:
+                self.restarts += 1
+            self.start()
+        self.calls += 1
+        self._next_id += 1
+        request = {"id": self._next_id, "op": op, "args": list(args), "kwargs": kwargs,
+                   "stdin": stdin, "cpu_seconds": self.limits.cpu_seconds}
+        limit = timeout if timeout is not None else self.limits.wall_seconds
+        try:
+            self._send(request)
+        except OSError:
+            self._crashed(op)
+        response = self._receive(time.monotonic() + limit)
+        if response is None:
+            self._crashed(op)
+        if response == "timeout":
+            self.close()
+            raise StudentTimeout(
+                f"`{op}` did not finish within {limit:g} s and was stopped "
+                "(an infinite loop, or a search that is far too slow).",
+                details={"kind": "timeout", "seconds": limit},
+            )
+        assert isinstance(response, dict)
+        return response
+
+    def _crashed(self, op: str):
+        process = self.process
+        status = None
+        if process is not None:
+            with contextlib.suppress(Exception):
+                status = process.popen.wait(1.0)
+        if process is not None and status is None:
+            process.kill()
+            status = process.popen.returncode
+        tail = process.err.text()[-1500:] if process else ""
+        out_tail = process.out.text()[-1500:] if process else ""
+        self.close()
+        raise StudentCrash(
+            f"`{op}`: {_describe_exit(status, self.limits)}",
+            details={"kind": "crash", "exit_status": status, "stderr": tail, "stdout": out_tail},
+        )
+
+    def _send(self, message: dict[str, Any]) -> None:
+        data = json.dumps(message).encode("utf-8")
+        payload = struct.pack(">I", len(data)) + data
+        while payload:
+            written = os.write(self._requests, payload)
+            payload = payload[written:]
+
+    def _receive(self, deadline: float) -> dict[str, Any] | str | None:
+        header = self._read_exact(4, deadline)
+        if not isinstance(header, bytes):
+            return header
+        (length,) = struct.unpack(">I", header)
+        if length > MAX_RESPONSE:
+            return None
+        body = self._read_exact(length, deadline)
+        if not isinstance(body, bytes):
+            return body
+        try:
+            message = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return None
+        return message if isinstance(message, dict) else None
+
+    def _read_exact(self, size: int, deadline: float) -> bytes | str | None:
+        buffer = bytearray()
+        while len(buffer) < size:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "timeout"
+            ready, _, _ = select.select([self._responses], [], [], remaining)
+            if not ready:
+                return "timeout"
+            chunk = os.read(self._responses, size - len(buffer))
+            if not chunk:
+                return None
+            buffer += chunk
+        return bytes(buffer)
+
+
+def worker_lifetime_limits(limits: Limits) -> Limits:
+    """A worker serves many calls: its hard CPU cap is a lifetime budget, the child moves the
+    soft cap per call (see ``child.allow_cpu``)."""
+    return dataclasses.replace(limits, cpu_seconds=max(120, 20 * limits.cpu_seconds))
+
+
+def _describe_exception(op: str, error: dict[str, Any]) -> str:
+    kind = error.get("type", "Exception")
+    message = error.get("message", "")
+    if kind == "NotPlainData":
+        return f"`{op}`: your code returned {message}; expected plain values (numbers, text, lists)."
+    if kind == "SystemExit":
+        return f"`{op}`: your code called exit()/sys.exit() ({message or 'no status'})."
+    if kind == "EOFError":
+        return f"`{op}`: your code asked for more input() than the test provides."
+    return f"`{op}` raised {kind}: {message}".rstrip(": ")
+
+
+def _describe_exit(status: int | None, limits: Limits) -> str:
+    if status is None:
+        return "the process running your code stopped answering."
+    if status < 0:
+        sig = -status
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+        if sig == signal.SIGXCPU:
+            return (f"the process running your code used more than {limits.cpu_seconds} s of "
+                    "CPU and was stopped (an infinite loop, or a search that is far too slow).")
+        if sig == signal.SIGKILL:
+            return (f"the process running your code was killed ({name}): it used more than "
+                    f"{limits.cpu_seconds} s of CPU or {limits.memory_mb} MB of memory.")
+        return f"the process running your code was killed by signal {name}."
+    return (f"the process running your code ended with exit status {status} "
+            "(did your code call exit(), sys.exit() or os._exit()?).")

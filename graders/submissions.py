@@ -1,0 +1,231 @@
+"""Turn what students handed in into clean workspaces, noting every problem on the way.
+
+A submission is a folder or a ``.zip`` per student. Nothing here runs student code. Problems
+(a missing file, a wrong file name, a non-UTF-8 file, an unsafe zip) become :class:`Violation`
+records in the student's result, so the batch goes on and the report says what happened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import zipfile
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+
+from graders.packs import Pack
+from graders.rules.base import Violation
+
+IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vscode"}
+META_FILE = "submission_meta.json"
+MAX_ZIP_ENTRIES = 500
+MAX_ZIP_BYTES = 20 * 1024 * 1024
+MAX_FILE_BYTES = 2 * 1024 * 1024
+SEARCH_DEPTH = 4
+
+
+@dataclass
+class Submission:
+    """One student's hand-in, ready to grade."""
+
+    id: str
+    source: Path
+    workspace: Path
+    files: dict[str, str] = field(default_factory=dict)
+    problems: list[Violation] = field(default_factory=list)
+    submitted_at: datetime | None = None
+    digest: str = ""
+
+    @property
+    def slug(self) -> str:
+        return slugify(self.id)
+
+
+def slugify(name: str) -> str:
+    """A file-system-safe, stable name for a student id (spaces, unicode, leading dashes)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._-")
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:6]
+    return f"{slug[:60] or 'submission'}-{digest}" if slug != name else slug
+
+
+def find_submissions(path: Path) -> list[Path]:
+    """Each student folder or zip directly under ``path`` (or ``path`` itself if it is one)."""
+    if path.is_file():
+        return [path]
+    entries = sorted(
+        entry for entry in path.iterdir()
+        if not entry.name.startswith(".") and entry.name not in IGNORED_PARTS
+        and (entry.is_dir() or entry.suffix.lower() == ".zip")
+    )
+    return entries or [path]
+
+
+def detect_assignment(paths: list[Path], packs: dict[str, Pack]) -> str | None:
+    """The pack whose submitted file names best match the files in ``paths``."""
+    names: set[str] = set()
+    for path in paths[:50]:
+        if path.is_dir():
+            names |= {p.name.lower() for p in path.rglob("*") if p.is_file()}
+        elif path.suffix.lower() == ".zip":
+            try:
+                with zipfile.ZipFile(path) as archive:
+                    names |= {PurePosixPath(n).name.lower() for n in archive.namelist()}
+            except zipfile.BadZipFile:
+                continue
+    scores = {
+        pack_id: sum(name.lower() in names for name in pack.declaration.submission.files)
+        for pack_id, pack in packs.items()
+    }
+    best = max(scores.values(), default=0)
+    winners = [pack_id for pack_id, score in scores.items() if score == best]
+    return winners[0] if best and len(winners) == 1 else None
+
+
+def prepare(source: Path, pack: Pack, work_root: Path) -> Submission:
+    """Collect, decode and check the student's files; build the workspace."""
+    student_id = source.stem if source.suffix.lower() == ".zip" else source.name
+    submission = Submission(id=student_id, source=source, workspace=work_root / slugify(student_id))
+    raw = _read_files(source, submission)
+    required = set(pack.declaration.submission.files)
+    for name in pack.submitted_files:
+        data = _pick(name, raw, submission, required=name in required)
+        if data is not None:
+            submission.files[name] = _decode(name, data, submission)
+    submission.submitted_at = _submitted_at(raw)
+    _build_workspace(submission, pack)
+    submission.digest = _digest(submission, pack)
+    return submission
+
+
+def _read_files(source: Path, submission: Submission) -> dict[str, bytes]:
+    if source.is_dir():
+        return _read_folder(source, submission)
+    if source.suffix.lower() == ".zip":
+        return _read_zip(source, submission)
+    return {source.name: source.read_bytes()[:MAX_FILE_BYTES]}
+
+
+def _read_folder(folder: Path, submission: Submission) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if IGNORED_PARTS & set(relative.parts) or len(relative.parts) > SEARCH_DEPTH:
+            continue
+        if path.is_symlink():
+            submission.problems.append(_problem("symlink", str(relative),
+                                                "is a symbolic link; it was ignored"))
+            continue
+        if path.is_file():
+            files[relative.as_posix()] = path.read_bytes()[:MAX_FILE_BYTES]
+    return files
+
+
+def _read_zip(path: Path, submission: Submission) -> dict[str, bytes]:
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        submission.problems.append(_problem("zip", path.name, f"could not be opened: {exc}"))
+        return {}
+    files: dict[str, bytes] = {}
+    total = 0
+    with archive:
+        entries = [info for info in archive.infolist() if not info.is_dir()]
+        if len(entries) > MAX_ZIP_ENTRIES:
+            submission.problems.append(_problem("zip", path.name, "has too many files"))
+            entries = entries[:MAX_ZIP_ENTRIES]
+        for info in entries:
+            name = PurePosixPath(info.filename.replace("\\", "/"))
+            if name.is_absolute() or ".." in name.parts:
+                submission.problems.append(_problem(
+                    "zip", info.filename, "has an unsafe path (absolute or ../); it was ignored"))
+                continue
+            if IGNORED_PARTS & set(name.parts) or (info.external_attr >> 16) & 0o170000 == 0o120000:
+                continue
+            if total + info.file_size > MAX_ZIP_BYTES:
+                submission.problems.append(_problem("zip", path.name, "unpacks to too much data"))
+                break
+            with archive.open(info) as member:
+                data = member.read(MAX_FILE_BYTES + 1)
+            total += len(data)
+            files[name.as_posix()] = data[:MAX_FILE_BYTES]
+    return files
+
+
+def _pick(name: str, raw: dict[str, bytes], submission: Submission, *, required: bool) -> bytes | None:
+    """The bytes of submitted file ``name``, searching sub-folders and near-miss names."""
+    by_base: dict[str, list[str]] = {}
+    for path in raw:
+        by_base.setdefault(PurePosixPath(path).name, []).append(path)
+    if name in by_base:
+        return raw[min(by_base[name], key=len)]
+    candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
+    if len(candidates) == 1:
+        found = candidates[0]
+        submission.problems.append(_problem(
+            "file-name", found, f"was graded as `{name}`; the assignment asks for exactly that name"))
+        return raw[found]
+    if not required:
+        return None
+    reason = f"is missing: hand in a file named exactly `{name}`"
+    if candidates:
+        reason += f" (found several candidates: {', '.join(sorted(candidates))})"
+    submission.problems.append(_problem("missing-file", name, reason))
+    return None
+
+
+def _near(found: str, wanted: str) -> bool:
+    """Case changes, a different extension, or an LMS/OS copy suffix like `(1)` or `-2`."""
+    def key(text: str) -> str:
+        stem = text.split(".", 1)[0].lower()
+        return re.sub(r"[\s_-]*(\(\d+\)|copy|-\d+|_\d+)$", "", stem)
+
+    return found != wanted and key(found) == key(wanted) and not found.endswith((".pyc", ".zip"))
+
+
+def _decode(name: str, data: bytes, submission: Submission) -> str:
+    if not data.strip():
+        submission.problems.append(_problem("empty-file", name, "is empty"))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        submission.problems.append(_problem(
+            "source-encoding", name,
+            f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252. Save it as UTF-8."))
+        return data.decode("cp1252", errors="replace")
+
+
+def _submitted_at(raw: dict[str, bytes]) -> datetime | None:
+    meta = raw.get(META_FILE)
+    if meta is None:
+        return None
+    try:
+        return datetime.fromisoformat(json.loads(meta)["submitted_at"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _build_workspace(submission: Submission, pack: Pack) -> None:
+    workspace = submission.workspace
+    if workspace.exists():
+        shutil.rmtree(workspace)
+    workspace.mkdir(parents=True)
+    for name, text in submission.files.items():
+        (workspace / name).write_text(text, encoding="utf-8")
+    for name in pack.declaration.locked.files:
+        shutil.copyfile(pack.templates_dir / name, workspace / name)
+
+
+def _digest(submission: Submission, pack: Pack) -> str:
+    hasher = hashlib.sha256()
+    for path in sorted(submission.workspace.rglob("*")):
+        if path.is_file():
+            hasher.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    hasher.update(json.dumps([p.to_dict() for p in submission.problems], sort_keys=True).encode())
+    return hasher.hexdigest()
+
+
+def _problem(kind: str, file: str, what: str) -> Violation:
+    return Violation(rule=kind, file=file, message=f"`{file}` {what}.")

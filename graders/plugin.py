@@ -204,13 +204,23 @@ def _classify(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.Tes
     if report.skipped:
         return TestOutcome(outcome="skipped", message=str(call.excinfo.value) if call.excinfo
                            else "", **base)
-    exc = call.excinfo.value if call.excinfo else None
+    exc = _unwrap(call.excinfo.value) if call.excinfo else None
     if isinstance(exc, AssertionError) and not isinstance(exc, GraderError):
         return TestOutcome(outcome="failed", message=_message(exc),
                            details=dict(getattr(exc, "details", {}) or {}), **base)
     detail = "".join(traceback.format_exception(exc)) if exc else str(report.longrepr)
     return TestOutcome(outcome="error", message=f"grader error: {exc!r}",
                        details={"kind": "grader-error", "traceback": detail[-6000:]}, **base)
+
+
+def _unwrap(exc: BaseException) -> BaseException:
+    """Hypothesis reports several distinct failures, or a failure that changed on replay, as an
+    exception group; when every member is the student's fault, so is the group."""
+    if isinstance(exc, BaseExceptionGroup):
+        members = [_unwrap(member) for member in exc.exceptions]
+        if members and all(isinstance(m, AssertionError) for m in members):
+            return members[0]
+    return exc
 
 
 def _message(exc: BaseException) -> str:

@@ -165,7 +165,13 @@ class AttributeAccess(Rule):
         return found
 
     def _report(
-        self, ctx: RuleContext, node: ast.AST, known: ClassAttributes, mode: str, obj: str, name: str
+        self,
+        ctx: RuleContext,
+        node: ast.AST,
+        known: ClassAttributes,
+        mode: str,
+        obj: str,
+        name: str,
     ) -> Violation:
         code = shorten(ast.unparse(node))
         method = (known.setters if mode == "write" else known.getters).get(name)

@@ -51,8 +51,19 @@ class HeaderOptions(BaseModel):
     @classmethod
     def _compiles(cls, pattern: str | None) -> str | None:
         if pattern is not None:
-            re.compile(pattern)
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ValueError(f"not a regular expression: {error}") from None
         return pattern
+
+
+def _without_preamble(run: list[Comment]) -> list[Comment]:
+    """``run`` without a leading shebang or encoding line."""
+    start = 0
+    while start < len(run) and _PREAMBLE.search(run[start].text):
+        start += 1
+    return run[start:]
 
 
 def field_pattern(label: str) -> re.Pattern[str]:
@@ -97,7 +108,9 @@ class HeaderBlock(Rule):
         """The header block: the first run that matches the pattern or names a field."""
         pattern = self.options.first_line_pattern
         labels = [field_pattern(label) for label in self.options.fields]
-        for run in comment_runs(lines):
+        for run in map(_without_preamble, comment_runs(lines)):
+            if not run:
+                continue
             if pattern and re.search(pattern, run[0].text.strip()):
                 return run
             if any(p.search(c.text) for p in labels for c in run):
@@ -107,7 +120,9 @@ class HeaderBlock(Rule):
             return runs[0] if runs else None
         return None
 
-    def _check_field(self, ctx: RuleContext, block: list[Comment], label: str) -> Iterator[Violation]:
+    def _check_field(
+        self, ctx: RuleContext, block: list[Comment], label: str
+    ) -> Iterator[Violation]:
         pattern = field_pattern(label)
         for comment in block:
             match = pattern.search(comment.text)
@@ -131,4 +146,3 @@ class HeaderBlock(Rule):
 
     def _field_list(self) -> str:
         return ", ".join(f"`{label}:`" for label in self.options.fields) or "—"
-

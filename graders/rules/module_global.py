@@ -33,7 +33,7 @@ class GlobalOptions(BaseModel):
     )
     allow_main_block: bool = Field(
         default=False,
-        description="Allow bindings inside `if __name__ == \"__main__\":` (its else is still "
+        description='Allow bindings inside `if __name__ == "__main__":` (its else is still '
         "checked).",
     )
 

@@ -174,15 +174,19 @@ class TemplateComments(Rule):
             Block.of(comments_below(template.lines, expected)),
             Block.of(comments_below(found.lines, submitted)),
         )
-        for (want, got), extra, where in ((above, "before", "above"), (below, "after", "below")):
+        checks = (
+            (above, "before", "deleted-above", "changed-above"),
+            (below, "after", "deleted-below", "changed-below"),
+        )
+        for (want, got), extra, deleted, changed in checks:
             if not want.texts:
                 continue
             if not got.texts:
-                yield self.violation(ctx, f"deleted-{where}", line=def_line, name=expected.qualname)
+                yield self.violation(ctx, deleted, line=def_line, name=expected.qualname)
                 continue
             difference = first_difference(want, got, extra=extra)
             if difference is not None:
-                yield self._changed(ctx, f"changed-{where}", expected, difference, def_line)
+                yield self._changed(ctx, changed, expected, difference, def_line)
 
     def _changed(
         self, ctx: RuleContext, key: str, function: FunctionInfo, diff: Difference, line: int
@@ -197,7 +201,9 @@ class TemplateComments(Rule):
             found=shorten(diff.found, 80) if diff.found else nothing,
         )
 
-    def _module_comments(self, ctx: RuleContext, template: Side, found: Side) -> Iterator[Violation]:
+    def _module_comments(
+        self, ctx: RuleContext, template: Side, found: Side
+    ) -> Iterator[Violation]:
         wanted = _module_blocks(template)
         have = Block.of([c for run in _module_blocks(found) for c in run]).texts
         for run in wanted:
@@ -212,14 +218,18 @@ class TemplateComments(Rule):
 
 
 def _module_blocks(side: Side) -> list[list[Comment]]:
-    """Runs of module-level comments that are neither the header nor a function's block."""
+    """Runs of comments outside every function that are neither the header nor a def's block.
+
+    A comment after a function's last statement counts as module-level.
+    """
     taken = set(range(1, side.header_end + 1))
     for function in side.functions.values():
         taken.update(c.line for c in comments_above(side.lines, function, side.header_end))
+        taken.update(range(function.first_line, (function.node.end_lineno or 0) + 1))
     runs: list[list[Comment]] = []
     for number in sorted(side.lines.comments):
         comment = side.lines.comments[number]
-        if number in taken or comment.column != 0:
+        if number in taken:
             continue
         if runs and not any(n in side.lines.code for n in range(runs[-1][-1].line, number)):
             runs[-1].append(comment)

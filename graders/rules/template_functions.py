@@ -53,15 +53,19 @@ class TemplateFunctions(Rule):
         if self.options.allow_nested:
             found = [f for f in found if not f.in_function or f.qualname in expected_names]
         firsts: dict[str, FunctionInfo] = {}
+        violations: list[Violation] = []
         for function in found:
             if function.qualname in firsts:
                 first = firsts[function.qualname].node.lineno
-                yield self.violation(
-                    ctx, "duplicate", function.node, name=function.qualname, first=first
+                violations.append(
+                    self.violation(
+                        ctx, "duplicate", function.node, name=function.qualname, first=first
+                    )
                 )
             else:
                 firsts[function.qualname] = function
-        yield from self._compare(ctx, {f.qualname: f for f in expected}, firsts)
+        violations += self._compare(ctx, {f.qualname: f for f in expected}, firsts)
+        yield from sorted(violations, key=lambda v: (v.line is None, v.line or 0))
 
     def _keep(self, functions: list[FunctionInfo]) -> list[FunctionInfo]:
         ignored = set(self.options.ignore)
@@ -78,27 +82,35 @@ class TemplateFunctions(Rule):
                 removed.remove(old)
                 added.remove(new)
                 yield self.violation(
-                    ctx, "renamed", new.node, old=old.qualname, new=new.qualname,
-                    signature=old.signature,
+                    ctx, "renamed", new.node, old=old.qualname, old_name=old.name, new=new.name
                 )
         for name, function in found.items():
             template = expected.get(name)
             if template is not None and template.signature != function.signature:
                 yield self.violation(
-                    ctx, "re-signed", function.node, name=name,
-                    expected=template.signature, found=function.signature,
+                    ctx,
+                    "re-signed",
+                    function.node,
+                    name=name,
+                    expected=template.signature,
+                    found=function.signature,
                 )
         for function in added:
             yield self._added(ctx, function)
         for function in removed:
-            yield self.violation(ctx, "removed", name=function.qualname,
-                                 signature=function.signature)
+            yield self.violation(
+                ctx, "removed", name=function.qualname, signature=function.signature
+            )
 
     def _added(self, ctx: RuleContext, function: FunctionInfo) -> Violation:
         if function.in_function:
             return self.violation(
-                ctx, "added-nested", function.node, name=function.name,
-                signature=function.signature, parent=function.parent,
+                ctx,
+                "added-nested",
+                function.node,
+                name=function.name,
+                signature=function.signature,
+                parent=function.parent,
             )
         return self.violation(
             ctx, "added", function.node, name=function.qualname, signature=function.signature

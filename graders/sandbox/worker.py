@@ -12,13 +12,16 @@ import signal
 import struct
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from graders.errors import GraderError, StudentCrash, StudentError, StudentTimeout
 from graders.sandbox.isolation import HARNESS_ROOT, Limits
 from graders.sandbox.process import SandboxedProcess
 
 STARTUP_SECONDS = 15.0
+# After this many timeouts a worker's calls fail at once: a looping submission must not make
+# every Hypothesis example (and every shrink step) wait out the full time limit.
+MAX_TIMEOUTS = 2
 MAX_RESPONSE = 64 * 1024 * 1024
 
 
@@ -43,6 +46,7 @@ class Worker:
         self._next_id = 0
         self.calls = 0
         self.restarts = 0
+        self.timeouts = 0
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -119,6 +123,9 @@ class Worker:
     def call_raw(self, op: str, *args: Any, stdin: str | None = None,
                  timeout: float | None = None, **kwargs: Any) -> dict[str, Any]:
         """Like :meth:`call` but returns the whole response (value, stdout, stderr, error)."""
+        if self.timeouts >= MAX_TIMEOUTS:
+            _timed_out(f"`{op}` was not run: your code already ran out of time {self.timeouts} "
+                       "times, so its remaining calls count as timed out.", None)
         if self.process is None:
             if self.calls:
                 self.restarts += 1
@@ -136,12 +143,10 @@ class Worker:
         if response is None:
             self._crashed(op)
         if response == "timeout":
+            self.timeouts += 1
             self.close()
-            raise StudentTimeout(
-                f"`{op}` did not finish within {limit:g} s and was stopped "
-                "(an infinite loop, or a search that is far too slow).",
-                details={"kind": "timeout", "seconds": limit},
-            )
+            _timed_out(f"`{op}` did not finish within {limit:g} s and was stopped "
+                       "(an infinite loop, or a search that is far too slow).", limit)
         assert isinstance(response, dict)
         return response
 
@@ -199,6 +204,12 @@ class Worker:
                 return None
             buffer += chunk
         return bytes(buffer)
+
+
+def _timed_out(message: str, seconds: float | None) -> NoReturn:
+    # One raise site for every timeout: Hypothesis tells failures apart by where they were
+    # raised, and a skipped call must count as the same failure as the timeout before it.
+    raise StudentTimeout(message, details={"kind": "timeout", "seconds": seconds})
 
 
 def worker_lifetime_limits(limits: Limits) -> Limits:

@@ -15,7 +15,6 @@ from graders.packs.altnim.golden import SEPARATOR, game_runs
 from graders.testing import expect_equal, expect_program_output, grading_settings
 
 FLAGS = [(start_odd, action_state) for start_odd in (True, False) for action_state in range(4)]
-FLAG_IDS = [f"startOdd={odd}-actionState={state}" for odd, state in FLAGS]
 start_odd = st.booleans()
 action_state = st.integers(min_value=0, max_value=3)
 
@@ -33,15 +32,20 @@ def test_out_script(run_program, public_file, pack):
 
 @pytest.mark.public
 def test_game_transcript(run_program, public_file, pack):
-    runs = [run_program(game.argv, stdin=game.stdin) for game in game_runs()]
+    runs = []
+    for game in game_runs():
+        runs.append(run_program(game.argv, stdin=game.stdin))
+        if runs[-1].timed_out:
+            break  # the other games would time out too: do not wait for them
     expect_program_output(runs, public_file("altNim.script"), pack.limits, mode="rstrip",
                           joiner=SEPARATOR, what="altNim.py transcript of the three games")
 
 
-@pytest.mark.parametrize(("odd", "state"), FLAGS, ids=FLAG_IDS)
-def test_removals_match_reference(student, reference, odd, state):
-    expect_equal(student.call("removals", 10, odd, state), reference.call("removals", 10, odd, state),
-                 what=f"getRemovals({show(10, odd, state)})")
+def test_removals_match_reference(student, reference):
+    for odd, state in FLAGS:
+        expect_equal(student.call("removals", 10, odd, state),
+                     reference.call("removals", 10, odd, state),
+                     what=f"getRemovals({show(10, odd, state)})")
 
 
 @grading_settings(max_examples=25)

@@ -180,8 +180,7 @@ def exact_values(game, player):
             if game.terminal_test(node):
                 memo[key] = game.utility(node, player)
             else:
-                children = (value(game.result(node, a), game.to_move(node) != player)
-                            for a in game.actions(node))
+                children = (value(game.result(node, a), not maximizing) for a in game.actions(node))
                 pick = max if maximizing else min
                 memo[key] = pick(children, default=-math.inf if maximizing else math.inf)
         return memo[key]
@@ -296,8 +295,11 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
         error = f"{type(exc).__name__}: {exc}"
     finally:
         builtins.input = saved_input
-    return {"transcript": transcript.getvalue(), "stray_output": stray.getvalue()[:STRAY_LIMIT],
-            "error": error}
+    return {
+        "transcript": transcript.getvalue(),
+        "stray_output": stray.getvalue()[:STRAY_LIMIT],
+        "error": error,
+    }
 
 
 def python_version() -> str:

@@ -76,8 +76,9 @@ def random_board(rng: random.Random, max_rows: int = 4, max_size: int = 5) -> Bo
     return [rng.randint(0, max_size) for _ in range(rng.randint(1, max_rows))]
 
 
-def seeded_positions(seed: int, count: int, max_rows: int = 4,
-                     max_size: int = 5) -> list[tuple[Board, list[Move]]]:
+def seeded_positions(
+    seed: int, count: int, max_rows: int = 4, max_size: int = 5
+) -> list[tuple[Board, list[Move]]]:
     """``count`` (board, legal path) pairs, the same for the same seed."""
     rng = random.Random(seed)
     positions = []

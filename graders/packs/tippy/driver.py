@@ -402,3 +402,79 @@ def minimax_vs_random(n, cells, seeds):
                 why = f"square {cell} is not among the legal moves"
         games.append({"cells": played, "why": why})
     return games
+
+
+def move_facts(n):
+    """TippyMove seen through the game: one move per empty square, its text, and reuse.
+
+    Reuse: every opening move, applied to the state after the first opening move, must still
+    mark its own square (moves describe squares, as get_move's new objects must).
+    """
+    reader = reader_for(n)
+    start = new_game(n)
+    found, odd = _moves_by_cell(start, reader)
+    cells = sorted(found)
+    texts = [[_safe(lambda m=found[c][0]: repr(m)), _safe(lambda m=found[c][0]: str(m))]
+             for c in cells]
+    broken = []
+    if cells:
+        later = found[cells[0]][1]
+        before = reader.read(later)
+        for cell in cells[1:]:
+            child = _child(later, found[cell][0])
+            got = _cell_changed(before, reader.read(child)) if child is not None else None
+            if got != list(cell):
+                broken.append({"cell": list(cell), "marked": got})
+    return {"cells": [list(c) for c in cells], "odd_moves": odd, "texts": texts,
+            "not_reusable": broken}
+
+
+def minimax_subtract_square(total):
+    """Return the amount StrategyMinimax removes from SubtractSquareState('p1', total)."""
+    from strategy_minimax import StrategyMinimax
+    from subtract_square_state import SubtractSquareState
+
+    move = StrategyMinimax(interactive=False).suggest_move(
+        SubtractSquareState("p1", current_total=total))
+    return _safe(lambda: move.amount)
+
+
+def run_game_view(answers):
+    """Run game_view.py as __main__ with input() answering from answers, in order.
+
+    Returns {"transcript": prompts, answers and prints, "error": None or the exception,
+    "minimax_calls": how often StrategyMinimax.suggest_move ran}.
+    """
+    import contextlib
+    import io
+    import runpy
+
+    import strategy_minimax
+
+    feed = iter(answers)
+    calls = []
+    suggest = strategy_minimax.StrategyMinimax.suggest_move
+
+    def fake_input(prompt=""):
+        line = next(feed, None)
+        if line is None:
+            raise EOFError("the scripted answers ran out")
+        print(f"{prompt}{line}")
+        return line
+
+    def counted(self, state):
+        calls.append(1)
+        return suggest(self, state)
+
+    out, error = io.StringIO(), None
+    real_input, builtins.input = builtins.input, fake_input
+    strategy_minimax.StrategyMinimax.suggest_move = counted
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path("game_view.py", run_name="__main__")
+    except BaseException as exc:  # noqa: BLE001 - SystemExit too: the transcript says why
+        error = f"{type(exc).__name__}: {exc}"[:300]
+    finally:
+        builtins.input = real_input
+        strategy_minimax.StrategyMinimax.suggest_move = suggest
+    return {"transcript": out.getvalue()[-20000:], "error": error, "minimax_calls": len(calls)}

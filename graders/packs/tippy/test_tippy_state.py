@@ -1,0 +1,180 @@
+"""Grader tests for TippyGameState and TippyMove (parent side, plain data only).
+
+The student's game is built and played by ``driver.py`` through the starter API; every answer
+is checked here against the exact rules in ``oracle`` (public tests) or against the reference
+game (hidden differential test, smallest diverging move list shown by Hypothesis).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graders.packs.tippy import expect, generate, oracle
+from graders.testing import Mismatch, expect_equal, grading_settings
+
+SIZES = [3, 4, 5, 6]
+RESULT_KEYS = ("board", "over", "next_player", "winner", "outcome")
+
+
+def first_wrong(results, games, n, keys=RESULT_KEYS):
+    """Fail on the first game whose summary differs from the rules; say how many differ."""
+    wrong = [(cells, got) for cells, got in zip(games, results, strict=True)
+             if expect.pick(got, keys) != expect.pick(expect.summary(n, cells), keys)]
+    if wrong:
+        cells, got = wrong[0]
+        stopped = f" (stopped: {got['stopped']})" if got.get("stopped") else ""
+        expect_equal(expect.pick(got, keys), expect.pick(expect.summary(n, cells), keys),
+                     what=f"{len(wrong)} of {len(games)} games on {n} x {n} are wrong; first: "
+                     f"after {expect.game_text(cells)}{stopped}", numbers_loosely=True)
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
+def test_state_starts_empty_with_the_size_asked(student, n):
+    got = student.call("play", n, [])["final"]
+    expect_equal(expect.pick(got), expect.summary(n, []), numbers_loosely=True,
+                 what=f"TippyGameState('p1', interactive=True) answering {n} to the size prompt")
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("player", ["p1", "p2"])
+@pytest.mark.parametrize("n", SIZES)
+def test_state_sees_every_tippy(student, n, player):
+    games = [cells for _, cells in generate.tippy_games(n, player)]
+    first_wrong(student.call("play_many", n, games), games, n)
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("n", SIZES)
+def test_state_no_false_wins(student, n):
+    named = generate.non_tippy_games(n)
+    games = [cells for _, cells in named]
+    results = student.call("play_many", n, games)
+    for (name, cells), got in zip(named, results, strict=True):
+        if got["over"] is not False or got["winner"] != {"p1": False, "p2": False}:
+            raise Mismatch(
+                f"{name}: X's {name.split(' at ')[0]} shape is not a tippy, but after "
+                f"{expect.game_text(cells)} the game says over={got['over']!r}, "
+                f"winner={got['winner']!r} (board {expect.picture(got['board'])})",
+                {"kind": "deepdiff", "what": name, "changes": [], "expected": {
+                    "over": False, "winner": {"p1": False, "p2": False}}, "actual": got})
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("n", SIZES)
+def test_state_tie_on_a_full_board(student, n):
+    cells = generate.tie_game(n)
+    got = student.call("play", n, cells)
+    expect_equal(expect.pick(got["final"]), expect.summary(n, cells), numbers_loosely=True,
+                 what=f"a full {n} x {n} board with no tippy ({expect.picture(got['final']['board'])})")
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("n", [3, 4])
+def test_state_refuses_taken_squares(student, n):
+    cells = generate.random_game(n, 5, stop_at_empty=n * n - 5)
+    got = student.call("replay_taken", n, cells)
+    accepted = [r for r in got["results"] if not r["returned_none"]]
+    if got["stopped"] or accepted:
+        where = got["stopped"] or accepted[0]
+        raise Mismatch(
+            f"after {expect.game_text(cells)}, apply_move must return None for a move on a "
+            f"taken square; problem: {where}", {"kind": "program"})
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("n", [3, 4])
+def test_state_apply_move_returns_a_new_state(student, n):
+    cells = generate.random_game(n, 2, stop_at_empty=n * n - 3)
+    got = student.call("apply_effects", n, cells)
+    for check in got["checks"]:
+        if check["returned_self"] or not check["state_unchanged"]:
+            raise Mismatch(
+                f"after {expect.game_text(cells)}, apply_move({check['move']}) changed the state "
+                f"it was called on (board {expect.picture(check['board_before'])} became "
+                f"{expect.picture(check['board_after'])}); it must return a NEW state and "
+                "leave the old one as it was", {"kind": "program"})
+    assert got["checks"] and not got["stopped"], f"no move could be tried: {got['stopped']}"
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("n", SIZES)
+def test_state_random_games_follow_the_rules(student, n):
+    for seed in range(3):
+        cells = generate.random_game(n, 100 + seed)
+        got = student.call("play", n, cells, True)
+        steps = [*got["steps"], got["final"]]
+        for i, step in enumerate(steps):
+            expect_equal(expect.pick(step), expect.summary(n, cells[:i]), numbers_loosely=True,
+                         what=f"after {expect.game_text(cells[:i])}")
+
+
+@pytest.mark.public
+def test_state_rough_outcome_is_between_lose_and_win(student):
+    games = [generate.random_game(n, seed, stop_at_empty=n * n // 2)
+             for n in (3, 4) for seed in range(4)]
+    values = student.call("rough_outcomes", 3, games[:4]) + student.call(
+        "rough_outcomes", 4, games[4:])
+    for cells, value in zip(games, values, strict=True):
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and -1 <= value <= 1
+        assert ok, f"rough_outcome() after {expect.game_text(cells)} gave {value!r}, not a " \
+            "number from -1.0 (LOSE) to 1.0 (WIN)"
+
+
+def _games(n: int):
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    return st.permutations(cells).map(lambda order: _until_over(n, order))
+
+
+def _until_over(n, order):
+    board, played = oracle.empty_board(n), []
+    for cell in order:
+        if oracle.status(board) is not None:
+            break
+        board = oracle.play(board, cell, oracle.MARK_OF[expect.to_move(played)])
+        played.append(list(cell))
+    return played
+
+
+@grading_settings(max_examples=25)
+@given(data=st.data(), n=st.sampled_from([3, 4, 5]), cut=st.integers(0, 25))
+def test_state_agrees_with_reference(student, reference, data, n, cut):
+    cells = data.draw(_games(n), label="game")[:cut]
+    mine = student.call("play", n, cells)["final"]
+    theirs = reference.call("play", n, cells)["final"]
+    expect_equal(expect.pick(mine), expect.pick(theirs), numbers_loosely=True,
+                 what=f"{n} x {n} after {expect.game_text(cells)} (vs the reference)")
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_move_one_move_per_empty_square(student, n):
+    got = student.call("move_facts", n)
+    expect_equal({"squares": got["cells"], "moves that mark no single new square":
+                  got["odd_moves"]},
+                 {"squares": [[r, c] for r in range(n) for c in range(n)],
+                  "moves that mark no single new square": []},
+                 what=f"possible_next_moves() of a new {n} x {n} game, each applied once")
+
+
+@pytest.mark.public
+def test_move_describes_its_square(student):
+    got = student.call("move_facts", 3)
+    texts = got["texts"]
+    errors = [t for pair in texts for t in pair if not isinstance(t, str)]
+    assert not errors, f"repr() or str() of a TippyMove failed: {errors[0]}"
+    for k, label in ((0, "repr"), (1, "str")):
+        shown = [pair[k] for pair in texts]
+        assert len(set(shown)) == len(shown), (
+            f"{label}() gives the same text for moves to different squares: {shown}")
+
+
+@pytest.mark.public
+def test_move_still_means_its_square_later(student):
+    got = student.call("move_facts", 4)
+    assert not got["not_reusable"], (
+        "a TippyMove taken from one state must mark the same square when applied to a later "
+        "state where that square is still empty (get_move builds new moves, and GameView "
+        f"applies them): {got['not_reusable'][:3]}")

@@ -1,0 +1,161 @@
+"""Rule ``changed-lines``: a starter file edited in few lines, and only where allowed.
+
+For handouts like "add or modify fewer than a dozen lines of game_view.py, and do not change
+any other part". The file is compared line by line with its template (``difflib``, trailing
+whitespace ignored). Each differing hunk counts ``max(lines removed, lines added)``: a changed
+line is one, an added or deleted line is one. Blank lines are not counted unless
+``count_blank``.
+
+Where: with ``regions`` set, every changed line of code must lie in one of them, on both sides
+(a template line removed or changed, a submitted line added or changed):
+
+* ``imports``: module-level ``import`` / ``from ... import`` statements;
+* ``main``: the module-level ``if __name__ == '__main__':`` block.
+
+Comment-only and blank lines may change anywhere (they still count towards the limit).
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from graders.rules import register
+from graders.rules._source import parse_template, require_tree, scan, shorten
+from graders.rules.base import Rule, RuleContext, Violation, messages_for
+
+
+class ChangedLinesOptions(BaseModel):
+    """Options of ``changed-lines``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_changed: int = Field(
+        11, ge=0, description="Most lines that may differ from the template ('fewer than a "
+        "dozen' is 11)."
+    )
+    regions: list[Literal["imports", "main"]] = Field(
+        default_factory=lambda: ["imports", "main"],
+        description="Where code may change: 'imports' (module-level imports) and/or 'main' "
+        "(the `if __name__ == '__main__':` block). Empty: anywhere.",
+    )
+    count_blank: bool = Field(False, description="Count added or removed blank lines too.")
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """One run of differing lines: 0-based [start, end) in the template and in the file."""
+
+    t_start: int
+    t_end: int
+    s_start: int
+    s_end: int
+
+
+@dataclass(frozen=True)
+class FileView:
+    """The lines of one side, which of them are code, and which are in an allowed region."""
+
+    lines: list[str]
+    code: frozenset[int]
+    allowed: frozenset[int]
+
+
+def region_lines(tree: ast.Module, regions: list[str]) -> frozenset[int]:
+    """1-based line numbers inside the named regions of a module."""
+    lines: set[int] = set()
+    for node in tree.body:
+        imports = isinstance(node, ast.Import | ast.ImportFrom) and "imports" in regions
+        if imports or ("main" in regions and _is_main_block(node)):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return frozenset(lines)
+
+
+def _is_main_block(node: ast.stmt) -> bool:
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+        return False
+    parts = [node.test.left, *node.test.comparators]
+    names = {p.id for p in parts if isinstance(p, ast.Name)}
+    texts = {p.value for p in parts if isinstance(p, ast.Constant)}
+    return names == {"__name__"} and texts == {"__main__"}
+
+
+def hunks(template: list[str], source: list[str]) -> list[Hunk]:
+    """The differing runs between two lists of lines (compared without trailing spaces)."""
+    matcher = difflib.SequenceMatcher(
+        None, [t.rstrip() for t in template], [s.rstrip() for s in source], autojunk=False
+    )
+    return [Hunk(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+            if tag != "equal"]
+
+
+def ranges(numbers: list[int]) -> str:
+    """'3-5, 9' for [3, 4, 5, 9]."""
+    parts: list[str] = []
+    for number in sorted(set(numbers)):
+        if parts and int(parts[-1].split("-")[-1]) == number - 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{number}"
+        else:
+            parts.append(str(number))
+    return ", ".join(parts)
+
+
+@register
+class ChangedLines(Rule):
+    """Counts and places the lines a file changes relative to its template."""
+
+    name = "changed-lines"
+    Options = ChangedLinesOptions
+    options: ChangedLinesOptions
+
+    def check(self, ctx: RuleContext) -> Iterator[Violation]:
+        template_tree = parse_template(ctx, self.name)
+        template = self._view(ctx.template or "", template_tree)
+        found = self._view(ctx.source, require_tree(ctx))
+        diffs = hunks(template.lines, found.lines)
+        counted, touched = 0, []
+        for hunk in diffs:
+            removed = self._kept(template, hunk.t_start, hunk.t_end)
+            added = self._kept(found, hunk.s_start, hunk.s_end)
+            counted += max(len(removed), len(added))
+            touched += [n + 1 for n in added] or [min(hunk.s_start + 1, len(found.lines) or 1)]
+            if self.options.regions:
+                yield from self._outside(ctx, template, found, hunk)
+        if counted > self.options.max_changed:
+            yield self.violation(
+                ctx, "too-many", line=touched[0] if touched else None, count=counted,
+                limit=self.options.max_changed, lines=ranges(touched),
+            )
+
+    def _view(self, source: str, tree: ast.Module) -> FileView:
+        allowed = region_lines(tree, self.options.regions) if self.options.regions else frozenset()
+        return FileView(source.splitlines(), scan(source).code, allowed)
+
+    def _kept(self, view: FileView, start: int, end: int) -> list[int]:
+        """0-based indexes in [start, end) that count: all, or the non-blank ones."""
+        return [i for i in range(start, end) if self.options.count_blank or view.lines[i].strip()]
+
+    def _outside(
+        self, ctx: RuleContext, template: FileView, found: FileView, hunk: Hunk
+    ) -> Iterator[Violation]:
+        """One violation for a hunk that changes code outside the allowed regions."""
+        added = [n + 1 for n in range(hunk.s_start, hunk.s_end)
+                 if n + 1 in found.code and n + 1 not in found.allowed]
+        removed = [n + 1 for n in range(hunk.t_start, hunk.t_end)
+                   if n + 1 in template.code and n + 1 not in template.allowed]
+        phrases = messages_for(self.name)["phrases"]
+        where = phrases["joiner"].join(phrases[region] for region in self.options.regions)
+        if added:
+            yield self.violation(ctx, "outside-added", line=added[0], lines=ranges(added),
+                                 regions=where)
+        elif removed:
+            yield self.violation(
+                ctx, "outside-removed", line=min(hunk.s_start + 1, len(found.lines) or 1),
+                template_line=removed[0], text=shorten(template.lines[removed[0] - 1], 70),
+                regions=where,
+            )

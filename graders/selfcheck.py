@@ -1,0 +1,87 @@
+"""Self-checks that keep packs honest: sample submissions get exactly their expected marks.
+
+Each ``fixtures/<id>/submissions/<name>/expected.json`` (``<name>.expected.json`` beside a
+``<name>.zip``) declares what grading must produce::
+
+    {
+      "why": "eval returns +1000 where -1000 is due (sign error)",
+      "total": 55,                         # exact total (to 0.01)
+      "criteria": {"eval": 0},             # optional: earned points of some criteria
+      "violations": ["forbidden-import"],  # exact set of rule/problem names reported
+      "failing": ["test_eval_*"],          # optional: fnmatch patterns of tests that must fail
+      "status": "graded"                   # optional, default "graded"
+    }
+"""
+
+from __future__ import annotations
+
+import json
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+
+from graders.batch import BatchOutcome, BatchRequest, grade_batch
+from graders.packs import Pack
+from graders.results import SubmissionResult
+from graders.submissions import find_submissions
+
+EXPECTED = "expected.json"
+
+
+def expected_path(source: Path) -> Path:
+    """``<folder>/expected.json``, or ``<name>.expected.json`` beside a zip."""
+    if source.suffix.lower() == ".zip":
+        return source.with_name(f"{source.stem}.{EXPECTED}")
+    return source / EXPECTED
+
+
+def sample_sources(pack: Pack) -> list[Path]:
+    """The pack's sample submissions that declare their expected result."""
+    folder = pack.fixtures_dir / "submissions"
+    if not folder.is_dir():
+        return []
+    return [path for path in find_submissions(folder) if expected_path(path).is_file()]
+
+
+def grade_samples(pack: Pack, out_dir: Path | None = None) -> BatchOutcome:
+    """Grade all of a pack's sample submissions in one batch."""
+    return grade_batch(BatchRequest(pack=pack, sources=sample_sources(pack), out_dir=out_dir,
+                                    fresh=True))
+
+
+def expected_by_student(pack: Pack) -> dict[str, dict[str, Any]]:
+    """Each sample's expected.json, keyed by the student id grading gives it."""
+    return {(path.stem if path.suffix.lower() == ".zip" else path.name):
+            json.loads(expected_path(path).read_text(encoding="utf-8"))
+            for path in sample_sources(pack)}
+
+
+def mismatches(result: SubmissionResult, expected: dict[str, Any]) -> list[str]:
+    """How ``result`` differs from ``expected`` (empty when it matches)."""
+    problems = []
+    if expected.get("status", "graded") != result.status:
+        problems.append(f"status {result.status!r} != {expected.get('status', 'graded')!r}: "
+                        f"{result.grader_errors}")
+    if abs(result.total - float(expected["total"])) > 0.01:
+        problems.append(f"total {result.total:g} != expected {expected['total']}")
+    earned = {mark.id: mark.earned for mark in result.criteria}
+    for criterion, points in expected.get("criteria", {}).items():
+        if abs(earned.get(criterion, -1) - float(points)) > 0.01:
+            problems.append(f"criterion {criterion}: {earned.get(criterion)} != {points}")
+    rules = sorted({violation.rule for violation in result.violations})
+    if rules != sorted(expected.get("violations", [])):
+        problems.append(f"violations {rules} != expected {sorted(expected.get('violations', []))}")
+    failed = [test.name for test in result.tests if test.outcome == "failed"]
+    for pattern in expected.get("failing", []):
+        if not any(fnmatch(name, pattern) for name in failed):
+            problems.append(f"no failing test matches {pattern!r} (failed: {sorted(set(failed))})")
+    return problems
+
+
+def describe(result: SubmissionResult) -> str:
+    """A one-screen account of a result, to paste into an expected.json while writing one."""
+    earned = {mark.id: mark.earned for mark in result.criteria}
+    failed = sorted({t.name for t in result.tests if t.outcome == "failed"})
+    return json.dumps({"total": result.total, "criteria": earned,
+                       "violations": sorted({v.rule for v in result.violations}),
+                       "failing": failed, "status": result.status}, indent=1)

@@ -79,7 +79,7 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
 def _run(request: BatchRequest, sandbox: Sandbox, work_root: Path,
          writer: ReportWriter | None) -> BatchOutcome:
     pack = request.pack
-    pack_digest = digest_pack(pack)
+    pack_digest = digest_pack(pack, hidden=not request.public_only)
     outcome = BatchOutcome(results=[], isolation=sandbox.isolation)
     pending: list[Submission] = []
     violations: dict[str, list[ViolationRecord]] = {}
@@ -175,11 +175,15 @@ def _broken(pack: Pack, source: Path, sandbox: Sandbox, trace: str) -> Submissio
     )
 
 
-def digest_pack(pack: Pack) -> str:
-    """Changes when anything that could change a mark changes (tests, data, engine)."""
+def digest_pack(pack: Pack, *, hidden: bool = True) -> str:
+    """Changes when anything that could change a mark changes (tests, data, engine).
+
+    ``hidden=False`` (the student pre-check) never touches reference code or golden files."""
     hasher = hashlib.sha256()
     engine = [p for p in PACKAGE_DIR.rglob("*") if PACKS_DIR not in p.parents]
-    trees = [pack.dir, pack.templates_dir, pack.golden_dir, pack.reference_dir]
+    trees = [pack.dir, pack.templates_dir]
+    if hidden:
+        trees += [pack.golden_dir, pack.reference_dir]
     files = engine + [p for tree in trees if tree.is_dir() for p in tree.rglob("*")]
     for path in sorted(files):
         if path.is_file() and "__pycache__" not in path.parts:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -47,7 +48,7 @@ def summary(outcome: BatchOutcome, title: str) -> None:
         passed = sum(t.outcome == "passed" for t in r.tests)
         status = "[green]graded[/]" if r.status == "graded" else "[red]GRADER ERROR[/]"
         rules = ", ".join(sorted({v.rule for v in r.violations})) or "-"
-        table.add_row(r.student, f"{r.total:g} / {r.max_total:g}", f"{passed}/{len(r.tests)}",
+        table.add_row(escape(r.student), f"{r.total:g} / {r.max_total:g}", f"{passed}/{len(r.tests)}",
                       rules, status)
     out.print(table)
     for message in outcome.grader_errors:
@@ -60,12 +61,12 @@ def precheck_report(result: SubmissionResult) -> None:
               f"(public tests and rule checks only)")
     for test in result.tests:
         mark = {"passed": "[green]PASS[/]", "failed": "[red]FAIL[/]"}.get(test.outcome, "[yellow]ERROR[/]")
-        out.print(f"  {mark} {test.name}")
+        out.print(f"  {mark} {escape(test.name)}")
         if test.outcome != "passed":
             out.print("       " + test.message.replace("\n", "\n       "), markup=False)
     for v in result.violations:
         where = f"{v.file}:{v.line}" if v.line else v.file
-        out.print(f"  [red]RULE[/] {v.title} [{v.rule}] at {where}", markup=True)
+        out.print(f"  [red]RULE[/] {escape(v.title)} {escape(f'[{v.rule}]')} at {escape(where)}")
         out.print(f"       {v.message}", markup=False)
         if v.fix:
             out.print(f"       fix: {v.fix}", markup=False)

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from graders.errors import DeclarationError
+from graders.rules import get_rule
 from graders.sandbox.isolation import Limits
 
 
@@ -67,10 +68,21 @@ class RuleSpec(Strict):
     @field_validator("name")
     @classmethod
     def _known_rule(cls, name: str) -> str:
-        from graders.rules import get_rule
-
-        get_rule(name)
+        try:
+            get_rule(name)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
         return name
+
+    @model_validator(mode="after")
+    def _options_fit_the_rule(self) -> RuleSpec:
+        try:
+            get_rule(self.name).Options.model_validate(self.options)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                                 for e in exc.errors())
+            raise ValueError(f"options of rule {self.name!r}: {problems}") from None
+        return self
 
 
 class CriterionSpec(Strict):
@@ -126,10 +138,6 @@ class Declaration(Strict):
             missing = set(criterion.rules) - declared
             if missing:
                 raise ValueError(f"criterion {criterion.id!r} names undeclared rules {missing}")
-        for rule in self.rules:
-            from graders.rules import get_rule
-
-            get_rule(rule.name).Options.model_validate(rule.options)
         return self
 
     @property

@@ -14,6 +14,8 @@ Status = Literal["graded", "grader-error"]
 class TestOutcome:
     """One grader test (one parameter case) on one submission."""
 
+    __test__ = False  # a result record, not a pytest test class
+
     name: str
     case: str
     outcome: Outcome

@@ -1,12 +1,14 @@
 """Rule ``syntax-error``: a source Python cannot read is a failure with the parser's message.
 
 The source is compiled (never run), so errors found after parsing (``return`` outside a
-function, ``nonlocal`` at module level, ...) are caught too.
+function, ``nonlocal`` at module level, ...) are caught too. The message shows the column
+1-based, as editors do; ``Violation.column`` is 0-based, like ``ast`` offsets.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Iterator
 
 from graders.rules import register
@@ -22,7 +24,9 @@ class SyntaxErrorRule(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Violation]:
         try:
-            compile(ctx.source, ctx.file, "exec", dont_inherit=True)
+            with warnings.catch_warnings():  # SyntaxWarnings are not errors, even under -W error
+                warnings.simplefilter("ignore")
+                compile(ctx.source, ctx.file, "exec", dont_inherit=True)
         except SyntaxError as error:
             yield self._from_syntax_error(ctx, error)
         except ValueError as error:  # NUL bytes, on Pythons that do not raise SyntaxError

@@ -302,6 +302,37 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
     }
 
 
+def compat(board: list, rule: str = "misere") -> dict:
+    """What the submission does that the handout does not grade: the constructor's parameter
+    names, the player labels, and what its methods print during a short game (alpha-beta
+    against itself, with the pack's search)."""
+    cls = _game_class()
+    try:
+        names = [p for p in inspect.signature(cls).parameters if p != "self"]
+    except (TypeError, ValueError):
+        names = None
+    printed = io.StringIO()
+    players, error = None, None
+    with contextlib.redirect_stdout(printed):
+        try:
+            game = new_game(board, rule)
+            players = labels(game)
+            state = game.initial
+            for _ in range(sum(board)):
+                if game.terminal_test(state):
+                    break
+                state = game.result(state, fast_alpha_beta(state, game))
+            game.utility(state, game.to_move(game.initial))
+        except Exception as exc:  # noqa: BLE001 - graded elsewhere; here only a note
+            error = f"{type(exc).__name__}: {exc}"
+    return {
+        "parameters": names,
+        "labels": players,
+        "printed": printed.getvalue()[:STRAY_LIMIT],
+        "error": error,
+    }
+
+
 def python_version() -> str:
     """The child's Python version (for reports)."""
     return sys.version.split()[0]

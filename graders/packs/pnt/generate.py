@@ -8,9 +8,10 @@ Cases are kept small: the full minimax tree of each position (to its depth limit
 `node_budget` nodes, so a correct program without pruning still answers well inside the
 handout's 10 s, and the reference answers in a few milliseconds.
 
-Command line (prints a test case file in the format of the official testcase.txt):
+Command line (prints a test case file in the format of the official testcase.txt; the pack's
+hidden cases, fixtures/pnt/inputs/hidden.txt, were made this way):
 
-    python -m graders.packs.pnt.generate --seed 1 --count 10
+    python -m graders.packs.pnt.generate --seed 472 --count 12 --prefix hidden
 """
 
 from __future__ import annotations
@@ -74,9 +75,17 @@ def random_position(
             return Position(n, taken, depth)
 
 
-def generate_cases(seed: int, count: int, **limits: int) -> list[Case]:
-    """`count` random cases named input1, input2, ... (see `generate`)."""
-    return [Case(f"input{i}", p) for i, p in enumerate(generate(seed, count, **limits), 1)]
+def generate_cases(seed: int, count: int, prefix: str = "input", **limits: int) -> list[Case]:
+    """`count` random cases named <prefix>1, <prefix>2, ... (see `generate`)."""
+    return [Case(f"{prefix}{i}", p) for i, p in enumerate(generate(seed, count, **limits), 1)]
+
+
+def case_file(seed: int, count: int, prefix: str = "input") -> str:
+    """A test case file of generated cases, headed by the command that remakes it."""
+    command = f"python -m graders.packs.pnt.generate --seed {seed} --count {count}"
+    if prefix != "input":
+        command += f" --prefix {prefix}"
+    return f"# Made by: {command}\n" + format_cases(generate_cases(seed, count, prefix))
 
 
 def generate(seed: int, count: int, **limits: int) -> list[Position]:
@@ -99,8 +108,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--prefix", default="input", help="case names: <prefix>1, <prefix>2...")
     args = parser.parse_args(argv)
-    print(format_cases(generate_cases(args.seed, args.count)), end="")
+    print(case_file(args.seed, args.count, args.prefix), end="")
 
 
 if __name__ == "__main__":

@@ -51,11 +51,12 @@ class ParsedOutput:
     """Per-field values (None when missing or unreadable) and format problems.
 
     `problems` maps a field name, or ``"layout"`` for problems of the whole output, to
-    messages written for the student.
+    messages written for the student; `raw` holds each found field's text as printed.
     """
 
     values: dict[str, Number | None]
     problems: dict[str, list[str]] = field(default_factory=dict)
+    raw: dict[str, str] = field(default_factory=dict)
 
     def add_problem(self, where: str, message: str) -> None:
         """Record a format problem of a field (or of the layout)."""
@@ -147,6 +148,7 @@ def _read_by_position(
 def _read_value(parsed: ParsedOutput, name: str, text: str) -> None:
     """Store the number in `text` for field `name`, noting any format problem."""
     kind = KINDS[name]
+    parsed.raw[name] = text
     exact = INT_TEXT if kind is int else FLOAT_TEXT
     if exact.fullmatch(text):
         parsed.values[name] = kind(text)

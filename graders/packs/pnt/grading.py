@@ -1,0 +1,149 @@
+"""The PNT test cases and the field checks the grader tests use (parent side).
+
+Students' programs are run, never imported: ``python3 pnt.py <args>`` in the sandbox, once per
+case and submission (the run is cached, so the seven field tests of a case share it). The
+output is parsed with :mod:`graders.packs.pnt.output` and compared with the expected output
+field by field; a failure shows the command, every field expected and got, and what the
+program printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from graders.errors import GraderError
+from graders.packs import Pack, project_root
+from graders.packs.pnt.cases import Case, parse_cases
+from graders.packs.pnt.output import LABELS, NAMES, ParsedOutput, branching_matches, parse_output
+from graders.sandbox import RunResult
+from graders.testing import Mismatch
+
+PROGRAM = ["python3", "pnt.py"]
+# The handout's sample (section 2.3), graded in public beside the three official cases.
+SAMPLE = Case("sample", parse_cases("TakeTokens 7 3 1 4 2 3")[0].position)
+SAMPLE_OUTPUT = "output_sample.txt"
+OFFICIAL_NAMES = ["input1", "input2", "input3"]
+HIDDEN_FILE = "hidden.txt"
+
+
+@dataclass(frozen=True)
+class CaseRef:
+    """A case as the tests are parametrized by it: its name and whether it is public."""
+
+    name: str
+    public: bool
+
+
+def public_cases() -> list[CaseRef]:
+    """The official cases and the handout's sample (their texts are read when grading)."""
+    return [CaseRef(name, True) for name in [*OFFICIAL_NAMES, SAMPLE.name]]
+
+
+def hidden_cases(pack_id: str = "pnt") -> list[Case]:
+    """The hidden cases of ``fixtures/<id>/inputs/hidden.txt`` (none in a student's kit)."""
+    path = project_root() / "fixtures" / pack_id / "inputs" / HIDDEN_FILE
+    return parse_cases(path.read_text(encoding="utf-8"), strict=True) if path.is_file() else []
+
+
+def all_cases() -> list[CaseRef]:
+    """Every case the grader tests are parametrized with, public first."""
+    return [*public_cases(), *(CaseRef(case.name, False) for case in hidden_cases())]
+
+
+@dataclass(frozen=True)
+class CaseRun:
+    """A student's run of one case, with what was expected."""
+
+    case: Case
+    run: RunResult
+    expected: ParsedOutput
+    got: ParsedOutput
+    problem: str | None
+
+    @property
+    def command(self) -> str:
+        return " ".join([*PROGRAM, *self.case.position.argv()])
+
+
+def load_case(ref: CaseRef, pack: Pack, public_file: Callable[[str], str],
+              golden: Callable[[str], str]) -> tuple[Case, str]:
+    """`golden` is only called for hidden cases, so public tests never touch hidden files."""
+    if ref.name == SAMPLE.name:
+        return SAMPLE, public_file(SAMPLE_OUTPUT)
+    if ref.name in OFFICIAL_NAMES:
+        cases = {case.name: case for case in parse_cases(public_file("testcase.txt"))}
+        return cases[ref.name], public_file(f"output{ref.name.removeprefix('input')}.txt")
+    by_name = {case.name: case for case in hidden_cases(pack.id)}
+    return by_name[ref.name], golden(f"{ref.name}.txt")
+
+
+# Runs of the submission being graded: tests are ordered by submission, so a new key means
+# the previous student is done and their runs are never read again.
+_RUNS: dict[tuple[str, str], CaseRun] = {}
+
+
+def run_case(key: str, case: Case, expected_text: str, pack: Pack,
+             run_program: Callable[..., RunResult]) -> CaseRun:
+    """Run (once per submission `key`) the student's program on `case`."""
+    if (key, case.name) not in _RUNS:
+        expected = parse_output(expected_text)
+        if not expected.format_ok:
+            raise GraderError(f"expected output of {case.name} does not parse: "
+                              f"{expected.problem_lines()} (run `grade golden {pack.id}`)")
+        run = run_program([*PROGRAM, *case.position.argv()])
+        problem = run.problem(pack.limits)
+        if run.output_truncated:
+            problem = problem or f"printed more than {pack.limits.output_kb} KB"
+        if any(done != key for done, _ in _RUNS):
+            _RUNS.clear()
+        _RUNS[(key, case.name)] = CaseRun(case, run, expected, parse_output(run.stdout), problem)
+    return _RUNS[(key, case.name)]
+
+
+def field_ok(result: CaseRun, name: str) -> bool:
+    """Whether the student's value of field `name` is right (ABF: either rounding of a tie)."""
+    got, want = result.got.values[name], result.expected.values[name]
+    if got is None:
+        return False
+    if name == "branching":
+        visited, evaluated = result.expected.values["visited"], result.expected.values["evaluated"]
+        return branching_matches(float(got), int(visited), int(evaluated))
+    return got == want
+
+
+def check_fields(result: CaseRun, names: list[str]) -> None:
+    """Fail unless the program ran cleanly and printed the right values for `names`."""
+    wrong = [name for name in names if not field_ok(result, name)]
+    if result.problem is None and not wrong:
+        return
+    parts = [f"{LABELS[n]}: expected {_shown(result.expected, n)}, got {_shown(result.got, n)}"
+             for n in wrong]
+    raise Mismatch(_message(result, result.problem, parts), _details(result))
+
+
+def check_format(result: CaseRun) -> None:
+    """Fail unless the program ran cleanly and printed the six lines in the handout's format."""
+    if result.problem is None and result.got.format_ok:
+        return
+    raise Mismatch(_message(result, result.problem, result.got.problem_lines()), _details(result))
+
+
+def _message(result: CaseRun, problem: str | None, parts: list[str]) -> str:
+    lines = [f"`{result.command}` {problem}"] if problem else []
+    printed = any(value is not None for value in result.got.values.values())
+    lines += parts if not problem or printed else []
+    return f"case {result.case.name}: " + "\n".join(lines or ["wrong output"])
+
+
+def _details(result: CaseRun) -> dict:
+    rows = [{"field": LABELS[n], "expected": _shown(result.expected, n),
+             "got": _shown(result.got, n), "ok": field_ok(result, n)} for n in NAMES]
+    return {"kind": "fields", "what": f"output of {result.command}", "rows": rows,
+            "input": result.command, "stdout": result.run.stdout[-4000:] or "(nothing)",
+            "stderr": result.run.stderr[-4000:]}
+
+
+def _shown(parsed: ParsedOutput, name: str) -> str:
+    """The field as printed, or "(missing)"."""
+    return parsed.raw.get(name, "(missing)")

@@ -1,0 +1,59 @@
+"""PNT grader tests: parent side; the student's program is only ever run in the sandbox.
+
+Every test is parametrized by case. The program runs once per case (cached in
+:mod:`graders.packs.pnt.grading`) and each test judges one field of its output, so a wrong
+count costs the counts criterion and not the move. Output is compared by parsed fields:
+trailing spaces and the final newline never matter; a float with two decimals costs only the
+format criterion.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.packs.pnt.grading import CaseRef, all_cases, check_fields, check_format, load_case, run_case
+
+CASES = [pytest.param(ref, id=ref.name, marks=[pytest.mark.public] if ref.public else [])
+         for ref in all_cases()]
+
+
+@pytest.fixture
+def result(case, submission, pack, run_program, public_file, golden):
+    """The student's run of `case`, and the expected output (golden files for hidden cases)."""
+    loaded, expected = load_case(case, pack, public_file, golden)
+    return run_case(submission.id, loaded, expected, pack, run_program)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_move(result, case: CaseRef):
+    check_fields(result, ["move"])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_value(result, case: CaseRef):
+    check_fields(result, ["value"])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_visited(result, case: CaseRef):
+    check_fields(result, ["visited"])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_evaluated(result, case: CaseRef):
+    check_fields(result, ["evaluated"])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_max_depth(result, case: CaseRef):
+    check_fields(result, ["max_depth"])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_branching(result, case: CaseRef):
+    check_fields(result, ["branching"])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_format(result, case: CaseRef):
+    check_format(result)

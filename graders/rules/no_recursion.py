@@ -1,0 +1,220 @@
+"""Rule ``no-recursion``: named functions reach no recursion through the file's call graph.
+
+For a function that must be iterative (e.g. an iterative minimax). The graph's nodes are the
+file's functions (``f``, ``Cls.m``, ``f.inner``); an edge is any use of a name that resolves to
+one of them, called or not (``key=score`` counts). Names resolve to nested functions of the
+enclosing functions, then module functions, then classes (their ``__init__``). ``self.m`` and
+``cls.m`` resolve in the enclosing class, ``Cls.m`` in ``Cls``, ``super().m`` in the other
+classes; ``x.m`` on any other object resolves to every method ``m`` of the file's classes,
+except for names of built-in container and string methods (``copy``, ``append``...), whose
+calls on unknown objects are taken for the built-ins. Every recursive function reachable from a
+target (one per cycle) is a violation, reported at its ``def`` with the cycle.
+
+Targets are ``functions`` and, when ``interface_file`` is given, the functions that the module
+level dict ``interface_mapping`` of that (submitted) file names under ``interface_keys``; a
+student may call their strategy anything, so the rule finds it the way the game does.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from collections.abc import Iterator
+from pathlib import PurePath
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from graders.rules import register
+from graders.rules._functions import FunctionInfo, collect_functions
+from graders.rules._source import require_tree
+from graders.rules.base import Rule, RuleContext, Violation
+
+BUILTIN_METHODS = frozenset({
+    "append", "extend", "insert", "remove", "pop", "clear", "index", "count", "sort", "reverse",
+    "copy", "get", "items", "keys", "values", "update", "setdefault", "popitem", "add",
+    "discard", "union", "intersection", "difference", "join", "split", "strip", "replace",
+    "format", "startswith", "endswith", "lower", "upper", "find",
+})
+
+
+class NoRecursionOptions(BaseModel):
+    """Options of ``no-recursion``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    functions: list[str] = Field(
+        default_factory=list,
+        description="Qualified names of functions that must not recurse, e.g. "
+        "['iterative_minimax_strategy'].",
+    )
+    interface_file: str | None = Field(
+        default=None,
+        description="A submitted file whose module-level dict names the target functions, "
+        "e.g. 'game_interface.py'.",
+    )
+    interface_mapping: str = Field(
+        default="usable_strategies", description="The name of that dict."
+    )
+    interface_keys: list[str] = Field(
+        default_factory=list, description="Its keys whose values are targets, e.g. ['mi']."
+    )
+
+
+@register
+class NoRecursion(Rule):
+    """Reports recursion reachable from the target functions."""
+
+    name = "no-recursion"
+    Options = NoRecursionOptions
+    options: NoRecursionOptions
+
+    def check(self, ctx: RuleContext) -> Iterator[Violation]:
+        functions = {f.qualname: f for f in collect_functions(require_tree(ctx), methods=True)}
+        graph = CallGraph(require_tree(ctx), functions)
+        reported: set[str] = set()
+        for target, label in self._targets(ctx, functions):
+            for name in graph.reachable(target):
+                cycle = graph.cycle_through(name)
+                if cycle is None or reported & set(cycle):
+                    continue
+                reported.update(cycle)
+                yield self.violation(ctx, "recursion", functions[name].node, function=name,
+                                     target=label, cycle=" -> ".join([*cycle, cycle[0]]))
+
+    def _targets(self, ctx: RuleContext,
+                 functions: dict[str, FunctionInfo]) -> list[tuple[str, str]]:
+        found = [(name, f"`{name}`") for name in self.options.functions if name in functions]
+        module = PurePath(ctx.file).stem
+        source = ctx.submitted.get(self.options.interface_file or "")
+        if source is not None:
+            mapping = self.options.interface_mapping
+            for key, name in interface_names(source, mapping, self.options.interface_keys,
+                                             module):
+                if name in functions:
+                    found.append((name, f"`{name}` ({mapping}[{key!r}])"))
+        return list(dict.fromkeys(found))
+
+
+def interface_names(source: str, mapping: str, keys: list[str],
+                    module: str) -> list[tuple[str, str]]:
+    """(key, function name in ``module``) for each key of the dict ``mapping`` in ``source``."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    imported = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == module:
+            imported.update({a.asname or a.name: a.name for a in node.names})
+    found = []
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)):
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == mapping for t in node.targets):
+            continue
+        for key, value in zip(node.value.keys, node.value.values, strict=True):
+            if isinstance(key, ast.Constant) and key.value in keys:
+                name = _referenced(value, imported, module)
+                if name:
+                    found.append((str(key.value), name))
+    return found
+
+
+def _referenced(value: ast.expr, imported: dict[str, str], module: str) -> str | None:
+    if isinstance(value, ast.Name):
+        return imported.get(value.id)
+    if (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+            and value.value.id == module):
+        return value.attr
+    return None
+
+
+class CallGraph:
+    """Which of a module's functions each function uses (see the module docstring)."""
+
+    def __init__(self, tree: ast.Module, functions: dict[str, FunctionInfo]) -> None:
+        self.functions = functions
+        self.classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.edges = {name: self._uses(info) for name, info in functions.items()}
+
+    def reachable(self, start: str) -> list[str]:
+        """``start`` and every function it can reach, in breadth-first order."""
+        seen, queue = [start], deque([start])
+        while queue:
+            for nxt in self.edges.get(queue.popleft(), []):
+                if nxt not in seen:
+                    seen.append(nxt)
+                    queue.append(nxt)
+        return seen
+
+    def cycle_through(self, name: str) -> list[str] | None:
+        """A shortest call path from ``name`` back to itself, or None."""
+        parents: dict[str, str] = {}
+        queue = deque([name])
+        while queue:
+            current = queue.popleft()
+            for nxt in self.edges.get(current, []):
+                if nxt == name:
+                    path = [current]
+                    while path[-1] != name:
+                        path.append(parents[path[-1]])
+                    return path[::-1]
+                if nxt not in parents:
+                    parents[nxt] = current
+                    queue.append(nxt)
+        return None
+
+    def _uses(self, info: FunctionInfo) -> list[str]:
+        owner = self._owner_class(info)
+        used: list[str] = []
+        for node in _own_nodes(info.node):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                used += self._resolve_name(info, node.id)
+            elif isinstance(node, ast.Attribute):
+                used += self._resolve_attribute(node, owner)
+        return list(dict.fromkeys(u for u in used if u in self.functions))
+
+    def _owner_class(self, info: FunctionInfo) -> str | None:
+        parent = info.parent
+        if parent and parent.split(".")[0] in self.classes and parent not in self.functions:
+            return parent
+        return None
+
+    def _resolve_name(self, info: FunctionInfo, name: str) -> list[str]:
+        scope = info.qualname
+        while scope:
+            if scope in self.functions and f"{scope}.{name}" in self.functions:
+                return [f"{scope}.{name}"]
+            scope = scope.rpartition(".")[0]
+        if name in self.functions:
+            return [name]
+        if name in self.classes:
+            return [f"{name}.__init__"]
+        return []
+
+    def _resolve_attribute(self, node: ast.Attribute, owner: str | None) -> list[str]:
+        receiver, method = node.value, node.attr
+        own = isinstance(receiver, ast.Name) and receiver.id in ("self", "cls") and owner
+        if own and f"{owner}.{method}" in self.functions:
+            return [f"{owner}.{method}"]
+        if isinstance(receiver, ast.Name) and receiver.id in self.classes:
+            return [f"{receiver.id}.{method}"]
+        is_super = (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name)
+                    and receiver.func.id == "super")
+        if method in BUILTIN_METHODS and not is_super:
+            return []
+        return [name for name in self.functions
+                if name.endswith(f".{method}") and name.rpartition(".")[0] in self.classes
+                and not (is_super and name == f"{owner}.{method}")]
+
+
+def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """Every node in ``function``'s body, not descending into nested defs and classes (they
+    are functions of their own, or not called by being defined)."""
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))

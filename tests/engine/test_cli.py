@@ -1,0 +1,75 @@
+"""The `grade` command line, run in-process."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from graders.cli import main
+from graders.packs import get_pack
+
+PACK = get_pack("altnim")
+SAMPLES = PACK.fixtures_dir / "submissions"
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> Path:
+    folder = tmp_path / "batch"
+    for name in ("correct", "extra_import", "syntax_error"):
+        shutil.copytree(SAMPLES / name, folder / name)
+    return folder
+
+
+def test_grading_writes_every_report_and_exits_zero_when_students_fail(batch, tmp_path, capsys):
+    out = tmp_path / "reports"
+    assert main([str(batch), "--out", str(out)]) == 0
+    assert (out / "index.html").is_file()
+    rows = list(csv.DictReader((out / "marks.csv").open()))
+    assert {row["student"]: row["total"] for row in rows} == {
+        "correct": "100", "extra_import": "85", "syntax_error": "0"}
+    for name in ("correct", "extra_import", "syntax_error"):
+        data = json.loads((out / "students" / f"{name}.json").read_text())
+        assert data["status"] == "graded"
+        assert (out / "students" / f"{name}.html").is_file()
+    printed = capsys.readouterr()
+    assert "Isolation:" in printed.err and "extra_import" in printed.out
+
+
+def test_a_second_run_reuses_unchanged_results_and_regrades_changed(batch, tmp_path, capsys):
+    out = tmp_path / "reports"
+    assert main([str(batch), "--out", str(out)]) == 0
+    target = batch / "extra_import" / "myAltNimFunctions.py"
+    target.write_text(target.read_text().replace("import math\n", ""))
+    capsys.readouterr()
+    assert main([str(batch), "--out", str(out)]) == 0
+    assert "reused 2 unchanged" in capsys.readouterr().err.replace("\n", " ")
+    rows = {row["student"]: row["total"] for row in csv.DictReader((out / "marks.csv").open())}
+    assert rows["extra_import"] != "85"
+
+
+def test_unknown_assignment_is_a_clear_usage_error(batch, capsys):
+    assert main([str(batch), "--assignment", "chess"]) == 2
+    assert "no assignment 'chess'; known assignments:" in capsys.readouterr().err
+
+
+def test_undetectable_assignment_asks_for_one(tmp_path, capsys):
+    (tmp_path / "s1").mkdir()
+    (tmp_path / "s1" / "essay.txt").write_text("hello")
+    assert main([str(tmp_path)]) == 2
+    assert "--assignment" in capsys.readouterr().err
+
+
+def test_golden_check_passes_for_current_files(capsys):
+    assert main(["golden", "--check", "altnim"]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+
+def test_explain_and_rules_document_themselves(capsys):
+    assert main(["explain"]) == 0
+    assert "limits.wall_seconds: Wall-clock limit" in capsys.readouterr().out
+    assert main(["rules"]) == 0
+    assert "forbidden-import:" in capsys.readouterr().out

@@ -1,0 +1,202 @@
+"""The sandbox and the worker protocol, on a tiny driver written by each test."""
+
+from __future__ import annotations
+
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graders.errors import StudentCrash, StudentError, StudentTimeout
+from graders.sandbox import Isolation, Limits, Sandbox
+from graders.sandbox.child import NotPlainData, to_plain
+
+DRIVER = textwrap.dedent('''
+    import os, socket, sys
+
+    class AlwaysEqual(int):
+        def __eq__(self, other):
+            return True
+
+    def echo(value):
+        print("printed", value)
+        return value
+
+    def always_equal():
+        return AlwaysEqual(3)
+
+    def an_object():
+        return object()
+
+    def ask():
+        return input("size? ")
+
+    def spin():
+        while True:
+            pass
+
+    def exit_now(code):
+        os._exit(code)
+
+    def raise_value_error():
+        import student
+        student.boom()
+
+    def fork_bomb():
+        children = 0
+        for _ in range(500):
+            try:
+                if os.fork() == 0:
+                    os._exit(0)
+                children += 1
+            except OSError:
+                break
+        return children
+
+    def connect():
+        socket.create_connection(("1.1.1.1", 80), timeout=2)
+
+    def write_system():
+        open("/usr/evil", "w")
+
+    def listdir(path):
+        return sorted(os.listdir(path))
+
+    def uid():
+        return os.getuid()
+
+    def memory_hog():
+        block = bytearray(4 * 1024 ** 3)
+        return len(block)
+''')
+
+LIMITS = Limits(wall_seconds=2, cpu_seconds=2, memory_mb=256, processes=8)
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    box = Sandbox()
+    yield box
+    box.close()
+
+
+@pytest.fixture
+def worker(sandbox, tmp_path: Path):
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "student.py").write_text("def boom():\n    raise ValueError('bad move')\n")
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER)
+    with sandbox.worker(workspace, driver, LIMITS, "test") as live:
+        yield live
+
+
+def test_a_call_returns_plain_data_and_captured_output(worker):
+    response = worker.call_raw("echo", {"a": [1, 2.5, None]})
+    assert response["value"] == {"a": [1, 2.5, None]}
+    assert response["stdout"] == "printed {'a': [1, 2.5, None]}\n"
+
+
+def test_subclass_with_rigged_equality_arrives_as_a_real_int(worker):
+    value = worker.call("always_equal")
+    assert type(value) is int and value == 3 and value != 4
+
+
+def test_objects_do_not_cross_the_boundary(worker):
+    with pytest.raises(StudentError, match="not plain data"):
+        worker.call("an_object")
+
+
+def test_input_comes_from_the_test_and_running_out_is_explained(worker):
+    assert worker.call("ask", stdin="7\n") == "7"
+    with pytest.raises(StudentError, match="more input"):
+        worker.call("ask")
+
+
+def test_exceptions_are_the_students_with_their_traceback(worker):
+    with pytest.raises(StudentError, match="ValueError: bad move") as caught:
+        worker.call("raise_value_error")
+    trace = caught.value.details["traceback"]
+    assert 'student.py", line 2, in boom' in trace
+    assert "grader_driver" not in trace and "child.py" not in trace
+
+
+def test_an_infinite_loop_is_stopped_and_the_worker_restarts(worker):
+    started = time.monotonic()
+    with pytest.raises(StudentTimeout):
+        worker.call("spin")
+    assert time.monotonic() - started < LIMITS.wall_seconds + 3
+    assert worker.call("echo", 1) == 1
+    assert worker.restarts == 1
+
+
+def test_after_two_timeouts_later_calls_fail_at_once(worker):
+    for _ in range(2):
+        with pytest.raises(StudentTimeout):
+            worker.call("spin")
+    started = time.monotonic()
+    with pytest.raises(StudentTimeout, match="not run"):
+        worker.call("echo", 1)
+    assert time.monotonic() - started < 0.5
+
+
+def test_exit_status_is_reported_in_plain_words(worker):
+    with pytest.raises(StudentCrash, match="exit status 3"):
+        worker.call("exit_now", 3)
+
+
+def test_memory_is_capped(worker):
+    with pytest.raises(StudentError, match="MemoryError"):
+        worker.call("memory_hog")
+
+
+def test_fork_bomb_is_capped(worker):
+    assert worker.call("fork_bomb") < LIMITS.processes
+
+
+@pytest.mark.sandbox
+def test_bubblewrap_isolation(sandbox, worker):
+    if sandbox.isolation is Isolation.RLIMITS:
+        pytest.skip("bubblewrap is not usable on this machine")
+    with pytest.raises(StudentError, match="OSError|unreachable"):
+        worker.call("connect")
+    with pytest.raises(StudentError, match="Read-only|Permission"):
+        worker.call("write_system")
+    assert worker.call("listdir", "/sandbox") == ["student.py"]
+    assert "work" not in worker.call("listdir", "/")
+    assert worker.call("uid") >= 60000
+
+
+def test_program_runs_cap_output_and_time(sandbox, tmp_path: Path):
+    flood = sandbox.run(tmp_path, ["python3", "-c", "while True: print('x' * 1000)"], LIMITS)
+    assert flood.timed_out and flood.output_truncated
+    assert len(flood.stdout) <= LIMITS.output_bytes
+    assert "did not finish" in flood.problem(LIMITS)
+
+
+def test_program_runs_get_stdin_and_exit_status(sandbox, tmp_path: Path):
+    run = sandbox.run(tmp_path, ["python3", "-c", "import sys; print(input()); sys.exit(4)"],
+                      LIMITS, stdin="hello\n")
+    assert run.stdout == "hello\n" and run.exit_code == 4
+    assert run.problem(LIMITS).startswith("exited with status 4")
+
+
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(plain)
+def test_to_plain_keeps_plain_data(value):
+    assert to_plain(value) == value
+
+
+def test_to_plain_turns_tuples_into_lists_and_refuses_sets():
+    assert to_plain((1, (2, 3))) == [1, [2, 3]]
+    with pytest.raises(NotPlainData):
+        to_plain({1, 2})

@@ -1,0 +1,126 @@
+"""Collecting submissions: names, encodings, zips and links, never losing a student."""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from graders.packs import get_pack
+from graders.packs import discover_packs
+from graders.submissions import detect_assignment, find_submissions, prepare, slugify
+
+PACK = get_pack("altnim")
+GOOD = (PACK.reference_dir / "myAltNimFunctions.py").read_text()
+
+
+def student(tmp_path: Path, files: dict[str, bytes | str], name: str = "s1") -> Path:
+    folder = tmp_path / name
+    for relative, data in files.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return folder
+
+
+def problems(submission) -> set[str]:
+    return {problem.rule for problem in submission.problems}
+
+
+@pytest.mark.parametrize("wrong", ["myAltNimFunctions.template", "MyAltNimFunctions.py",
+                                   "myaltnimfunctions.PY", "myAltNimFunctions (1).py"])
+def test_a_near_miss_name_is_graded_with_a_file_name_problem(tmp_path: Path, wrong: str):
+    sub = prepare(student(tmp_path, {wrong: GOOD}), PACK, tmp_path / "work")
+    assert sub.files["myAltNimFunctions.py"] == GOOD
+    assert problems(sub) == {"file-name"}
+    assert wrong in sub.problems[0].message
+
+
+def test_a_missing_file_is_a_problem_not_a_crash(tmp_path: Path):
+    sub = prepare(student(tmp_path, {"notes.txt": "hello"}), PACK, tmp_path / "work")
+    assert sub.files == {} and problems(sub) == {"missing-file"}
+    assert (sub.workspace / "testAltNim.py").is_file()
+
+
+def test_files_in_a_subfolder_are_found(tmp_path: Path):
+    sub = prepare(student(tmp_path, {"A2/code/myAltNimFunctions.py": GOOD}), PACK,
+                  tmp_path / "work")
+    assert problems(sub) == set() and "myAltNimFunctions.py" in sub.files
+
+
+def test_non_utf8_is_decoded_and_flagged(tmp_path: Path):
+    data = GOOD.replace("Course Instructor", "Zoë Ménard       ").encode("cp1252")
+    sub = prepare(student(tmp_path, {"myAltNimFunctions.py": data}), PACK, tmp_path / "work")
+    assert "Zoë Ménard" in sub.files["myAltNimFunctions.py"]
+    assert problems(sub) == {"source-encoding"}
+
+
+def test_an_empty_file_is_flagged(tmp_path: Path):
+    sub = prepare(student(tmp_path, {"myAltNimFunctions.py": ""}), PACK, tmp_path / "work")
+    assert problems(sub) == {"empty-file"}
+
+
+def test_locked_files_always_come_from_the_starter_kit(tmp_path: Path):
+    sub = prepare(student(tmp_path, {"myAltNimFunctions.py": GOOD,
+                                     "testAltNim.py": "print('all tests pass')"}),
+                  PACK, tmp_path / "work")
+    assert (sub.workspace / "testAltNim.py").read_text() == PACK.template_text("testAltNim.py")
+
+
+def test_symlinks_are_never_followed(tmp_path: Path):
+    folder = student(tmp_path, {"myAltNimFunctions.py": GOOD})
+    os.symlink(PACK.reference_dir / "myAltNimFunctions.py", folder / "stolen.py")
+    sub = prepare(folder, PACK, tmp_path / "work")
+    assert problems(sub) == {"symlink"}
+    assert not (sub.workspace / "stolen.py").exists()
+
+
+def test_zip_slip_and_nested_folders(tmp_path: Path):
+    archive = tmp_path / "alice.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("A2/myAltNimFunctions.py", GOOD)
+        zipped.writestr("../../escape.py", "print('out')")
+        zipped.writestr("/etc/evil.py", "print('out')")
+    sub = prepare(archive, PACK, tmp_path / "work")
+    assert sub.id == "alice" and "myAltNimFunctions.py" in sub.files
+    assert problems(sub) == {"zip"}
+    assert not (tmp_path / "escape.py").exists()
+
+
+def test_a_zip_bomb_is_cut_short(tmp_path: Path):
+    archive = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zipped:
+        for index in range(12):
+            zipped.writestr(f"pad{index}.txt", b"0" * (2 * 1024 * 1024))
+        zipped.writestr("myAltNimFunctions.py", GOOD)
+    sub = prepare(archive, PACK, tmp_path / "work")
+    assert "zip" in problems(sub)
+
+
+def test_a_broken_zip_is_a_problem(tmp_path: Path):
+    archive = tmp_path / "broken.zip"
+    archive.write_bytes(b"PK\x03\x04 not really")
+    sub = prepare(archive, PACK, tmp_path / "work")
+    assert problems(sub) == {"zip", "missing-file"}
+
+
+@pytest.mark.parametrize("name", ["-rf", "Zoë Ménard", "a b/../c", "<script>"])
+def test_odd_student_names_get_safe_distinct_slugs(name: str):
+    slug = slugify(name)
+    assert "/" not in slug and not slug.startswith(("-", ".")) and slug.isascii()
+    assert slugify(name) == slug and slugify(name + "x") != slug
+
+
+def test_assignment_detection(tmp_path: Path):
+    folder = student(tmp_path, {"myAltNimFunctions.py": GOOD})
+    assert detect_assignment([folder], discover_packs()) == "altnim"
+    assert detect_assignment([student(tmp_path, {"x.py": ""}, "s2")], discover_packs()) is None
+
+
+def test_each_folder_and_zip_is_one_student(tmp_path: Path):
+    student(tmp_path / "batch", {"myAltNimFunctions.py": GOOD}, "bob")
+    (tmp_path / "batch" / "carol.zip").write_bytes(b"")
+    (tmp_path / "batch" / "notes.txt").write_text("not a submission")
+    assert [p.name for p in find_submissions(tmp_path / "batch")] == ["bob", "carol.zip"]

@@ -1,0 +1,3 @@
+from myAltNimClasses import *
+from . import helpers
+from ..shared import tools as t

@@ -1,0 +1,3 @@
+# My solution to assignment 2.
+
+from myAltNimClasses import *

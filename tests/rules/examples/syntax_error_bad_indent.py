@@ -1,0 +1,5 @@
+from myAltNimClasses import *
+
+
+def isLeaf(state):
+return state.getNumMatchsticks() <= 1

@@ -1,0 +1,5 @@
+from myAltNimClasses import *
+
+
+def getRemovals(state)
+    return [-1, -3]

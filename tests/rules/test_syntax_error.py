@@ -1,0 +1,65 @@
+"""Rule ``syntax-error``: a source that does not parse fails with the parser's message."""
+
+from __future__ import annotations
+
+import pytest
+from rules_testkit import example, run_rule
+
+from graders.rules import get_rule
+
+
+def test_needs_no_tree() -> None:
+    assert get_rule("syntax-error").needs_tree is False
+
+
+def test_missing_colon_reports_line_column_and_parser_message() -> None:
+    [violation] = run_rule("syntax-error", example("syntax_error_missing_colon.py"))
+    assert violation.rule == "syntax-error"
+    assert violation.line == 4
+    assert violation.column == 22  # 0-based, like ast; the message says column 23
+    assert "Line 4, column 23" in violation.message
+    assert "expected ':'" in violation.message
+    assert violation.source_line == "def getRemovals(state)"
+    assert violation.fix
+
+
+def test_indentation_error_has_its_own_wording() -> None:
+    [violation] = run_rule("syntax-error", example("syntax_error_bad_indent.py"))
+    assert violation.line == 5
+    assert "indentation" in violation.message
+    assert "expected an indented block" in violation.message
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "words"),
+    [
+        ("x = 1\nreturn x\n", 2, "'return' outside function"),
+        ("while True:\n    pass\nbreak\n", 3, "'break' outside loop"),
+        ("s = 'open\n", 1, "unterminated string"),
+        ("nonlocal x\n", 1, "nonlocal declaration not allowed at module level"),
+    ],
+)
+def test_errors_found_after_parsing_count_too(source: str, line: int, words: str) -> None:
+    [violation] = run_rule("syntax-error", source)
+    assert violation.line == line
+    assert words in violation.message
+
+
+def test_nul_byte_is_a_failure_with_its_position() -> None:
+    [violation] = run_rule("syntax-error", "x = 1\ny = 2\0\n")
+    assert (violation.line, violation.column) == (2, 5)
+    assert "NUL" in violation.message
+
+
+@pytest.mark.parametrize("name", ["clean_altnim_solution.py", "module_global_forms.py"])
+def test_valid_sources_pass(name: str) -> None:
+    assert run_rule("syntax-error", example(name)) == []
+
+
+@pytest.mark.filterwarnings("error")
+def test_syntax_warnings_are_not_errors() -> None:
+    assert run_rule("syntax-error", 'x = 1\nprint(x is 1, "\\d")\n') == []
+
+
+def test_empty_file_is_valid() -> None:
+    assert run_rule("syntax-error", "") == []

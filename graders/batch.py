@@ -64,8 +64,10 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
     sandbox = Sandbox(request.isolation)
     if request.require_sandbox and sandbox.isolation is Isolation.RLIMITS:
         sandbox.close()
-        raise GraderError("bubblewrap is not usable on this machine and --require-sandbox was "
-                          "given: refusing to grade with resource limits only")
+        raise GraderError(
+            "bubblewrap is not usable on this machine and --require-sandbox was "
+            "given: refusing to grade with resource limits only"
+        )
     work_root = Path(tempfile.mkdtemp(prefix="grade-work-"))
     work_root.chmod(0o755)
     writer = ReportWriter(request.out_dir, request.pack) if request.out_dir else None
@@ -76,8 +78,9 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
         shutil.rmtree(work_root, ignore_errors=True)
 
 
-def _run(request: BatchRequest, sandbox: Sandbox, work_root: Path,
-         writer: ReportWriter | None) -> BatchOutcome:
+def _run(
+    request: BatchRequest, sandbox: Sandbox, work_root: Path, writer: ReportWriter | None
+) -> BatchOutcome:
     pack = request.pack
     pack_digest = digest_pack(pack, hidden=not request.public_only)
     outcome = BatchOutcome(results=[], isolation=sandbox.isolation)
@@ -107,20 +110,37 @@ def _run(request: BatchRequest, sandbox: Sandbox, work_root: Path,
             request.progress(result)
 
     if pending:
-        reference = None if request.public_only else pack.build_reference_workspace(work_root / "__reference__")
+        reference = (
+            None
+            if request.public_only
+            else pack.build_reference_workspace(work_root / "__reference__")
+        )
         state = GradingState(pack, sandbox, pending, request.public_only, reference, done)
-        code = pytest.main(_pytest_args(pack), plugins=[GradingPlugin(state)])
-        if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED,
-                        pytest.ExitCode.NO_TESTS_COLLECTED):
-            outcome.grader_errors.append(f"the grading session for {pack.id} ended with pytest "
-                                         f"exit code {int(code)} ({code.name})")
+        code = pytest.ExitCode(pytest.main(_pytest_args(pack), plugins=[GradingPlugin(state)]))
+        if code not in (
+            pytest.ExitCode.OK,
+            pytest.ExitCode.TESTS_FAILED,
+            pytest.ExitCode.NO_TESTS_COLLECTED,
+        ):
+            outcome.grader_errors.append(
+                f"the grading session for {pack.id} ended with pytest "
+                f"exit code {int(code)} ({code.name})"
+            )
         for submission in pending:
             if submission.id not in state.finished:
                 state.finished.add(submission.id)
-                done(submission, [TestOutcome(
-                    name="grading session", case="", outcome="error", public=False,
-                    message=f"grader error: the tests did not run (pytest exit code {int(code)})",
-                )])
+                done(
+                    submission,
+                    [
+                        TestOutcome(
+                            name="grading session",
+                            case="",
+                            outcome="error",
+                            public=False,
+                            message=f"grader error: the tests did not run (pytest {code.name})",
+                        )
+                    ],
+                )
     outcome.results.sort(key=lambda r: r.student.lower())
     if writer:
         writer.write_index(outcome.results, sandbox.isolation)
@@ -130,17 +150,28 @@ def _run(request: BatchRequest, sandbox: Sandbox, work_root: Path,
 def _pytest_args(pack: Pack) -> list[str]:
     if not pack.test_files:
         raise GraderError(f"pack {pack.id!r} has no grader tests (test_*.py) in {pack.dir}")
-    return [*map(str, pack.test_files), "-c", str(PACKS_DIR / "pytest.ini"),
-            "--rootdir", str(pack.dir), "-p", "no:terminal"]
+    return [
+        *map(str, pack.test_files),
+        "-c",
+        str(PACKS_DIR / "pytest.ini"),
+        "--rootdir",
+        str(pack.dir),
+        "-p",
+        "no:terminal",
+    ]
 
 
-def _result(request: BatchRequest, sandbox: Sandbox, submission: Submission,
-            tests: list[TestOutcome], violations: list[ViolationRecord]) -> SubmissionResult:
+def _result(
+    request: BatchRequest,
+    sandbox: Sandbox,
+    submission: Submission,
+    tests: list[TestOutcome],
+    violations: list[ViolationRecord],
+) -> SubmissionResult:
     pack = request.pack
     marks, problems = mark_criteria(pack, tests, violations, public_only=request.public_only)
     deductions = deductions_for(violations)
-    late = late_deduction(pack, submission.submitted_at, request.due,
-                          total_of(marks, deductions))
+    late = late_deduction(pack, submission.submitted_at, request.due, total_of(marks, deductions))
     if late:
         deductions.append(late)
     errors = problems + [f"{t.name} [{t.case}]: {t.message}" for t in tests if t.outcome == "error"]
@@ -168,8 +199,11 @@ def _result(request: BatchRequest, sandbox: Sandbox, submission: Submission,
 def _broken(pack: Pack, source: Path, sandbox: Sandbox, trace: str) -> SubmissionResult:
     return SubmissionResult(
         student=source.stem if source.suffix == ".zip" else source.name,
-        assignment=pack.id, assignment_title=pack.title, status="grader-error",
-        isolation=sandbox.isolation.value, max_total=pack.declaration.max_points,
+        assignment=pack.id,
+        assignment_title=pack.title,
+        status="grader-error",
+        isolation=sandbox.isolation.value,
+        max_total=pack.declaration.max_points,
         grader_errors=[f"could not prepare this submission (grader bug):\n{trace[-3000:]}"],
         graded_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )

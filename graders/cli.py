@@ -34,26 +34,49 @@ def cli() -> None:
 @click.option("--out", type=click.Path(path_type=Path), help="Report folder [reports/<id>].")
 @click.option("--fresh", is_flag=True, help="Regrade everything, even unchanged submissions.")
 @click.option("--require-sandbox", is_flag=True, help="Refuse to grade without bubblewrap.")
-@click.option("--due", type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%d %H:%M%z"]),
-              help="Due date-time with UTC offset, for the pack's late rule.")
-@click.option("--isolation", type=click.Choice([i.value for i in Isolation]),
-              help="Force an isolation level (default: the strongest available).")
-def run_command(paths: tuple[Path, ...], assignment: str | None, out: Path | None, fresh: bool,
-                require_sandbox: bool, due: datetime | None, isolation: str | None) -> None:
+@click.option(
+    "--due",
+    type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%d %H:%M%z"]),
+    help="Due date-time with UTC offset, for the pack's late rule.",
+)
+@click.option(
+    "--isolation",
+    type=click.Choice([i.value for i in Isolation]),
+    help="Force an isolation level (default: the strongest available).",
+)
+def run_command(
+    paths: tuple[Path, ...],
+    assignment: str | None,
+    out: Path | None,
+    fresh: bool,
+    require_sandbox: bool,
+    due: datetime | None,
+    isolation: str | None,
+) -> None:
     """Grade every submission (a folder or .zip per student) under PATHS."""
     code = EXIT_OK
     for pack, sources in _batches(paths, assignment):
         target = out or project_root() / "reports" / pack.id
         console.console.print(f"Grading {len(sources)} submission(s) of [bold]{pack.title}[/]")
         with console.progress_bar(len(sources), pack.id) as advance:
-            outcome = grade_batch(BatchRequest(
-                pack=pack, sources=sources, out_dir=target, fresh=fresh,
-                require_sandbox=require_sandbox, due=due, progress=advance,
-                isolation=Isolation(isolation) if isolation else None))
+            outcome = grade_batch(
+                BatchRequest(
+                    pack=pack,
+                    sources=sources,
+                    out_dir=target,
+                    fresh=fresh,
+                    require_sandbox=require_sandbox,
+                    due=due,
+                    progress=advance,
+                    isolation=Isolation(isolation) if isolation else None,
+                )
+            )
         console.isolation_line(outcome.isolation)
         console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
-        console.console.print(f"Reports: {target / 'index.html'} (reused {outcome.reused} "
-                              "unchanged result(s); --fresh regrades them)")
+        console.console.print(
+            f"Reports: {target / 'index.html'} (reused {outcome.reused} "
+            "unchanged result(s); --fresh regrades them)"
+        )
         if not outcome.ok:
             code = EXIT_FAILED
     sys.exit(code)
@@ -69,8 +92,10 @@ def check_command(path: Path, assignment: str | None) -> None:
     result = outcome.results[0]
     console.precheck_report(result)
     if not outcome.ok:
-        console.console.print("[red]The checker itself failed (not your fault):[/] "
-                              + "; ".join(result.grader_errors + outcome.grader_errors))
+        console.console.print(
+            "[red]The checker itself failed (not your fault):[/] "
+            + "; ".join(result.grader_errors + outcome.grader_errors)
+        )
         sys.exit(EXIT_USAGE)
     failed = any(t.outcome != "passed" for t in result.tests) or result.violations
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
@@ -120,8 +145,10 @@ def _pack_for(paths: list[Path], assignment: str | None) -> Pack:
         return get_pack(assignment)
     detected = detect_assignment(paths, discover_packs())
     if detected is None:
-        raise click.UsageError("could not tell which assignment these files are for; "
-                               "pass --assignment ID (see `grade list`)")
+        raise click.UsageError(
+            "could not tell which assignment these files are for; "
+            "pass --assignment ID (see `grade list`)"
+        )
     return get_pack(detected)
 
 
@@ -130,10 +157,17 @@ def _batches(paths: tuple[Path, ...], assignment: str | None) -> list[tuple[Pack
     packs = discover_packs()
     batches = []
     for path in paths:
-        if assignment is None and path.is_dir() and {p.name for p in path.iterdir()} & set(packs) \
-                and detect_assignment([path], packs) is None:
-            batches += [(packs[p.name], find_submissions(p)) for p in sorted(path.iterdir())
-                        if p.name in packs]
+        if (
+            assignment is None
+            and path.is_dir()
+            and {p.name for p in path.iterdir()} & set(packs)
+            and detect_assignment([path], packs) is None
+        ):
+            batches += [
+                (packs[p.name], find_submissions(p))
+                for p in sorted(path.iterdir())
+                if p.name in packs
+            ]
             continue
         sources = find_submissions(path)
         batches.append((_pack_for(sources, assignment), sources))

@@ -10,7 +10,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from graders.batch import BatchOutcome, Progress as OnResult
+from graders.batch import BatchOutcome
+from graders.batch import Progress as OnResult
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation
 
@@ -26,8 +27,13 @@ def isolation_line(isolation: Isolation) -> None:
 @contextmanager
 def progress_bar(total: int, title: str) -> Iterator[OnResult]:
     """A progress bar for long runs; yields the per-result callback."""
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TextColumn("{task.fields[last]}")]
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[last]}"),
+    ]
     with Progress(*columns, console=console, transient=False) as bar:
         task = bar.add_task(title, total=total, last="")
 
@@ -48,8 +54,13 @@ def summary(outcome: BatchOutcome, title: str) -> None:
         passed = sum(t.outcome == "passed" for t in r.tests)
         status = "[green]graded[/]" if r.status == "graded" else "[red]GRADER ERROR[/]"
         rules = ", ".join(sorted({v.rule for v in r.violations})) or "-"
-        table.add_row(escape(r.student), f"{r.total:g} / {r.max_total:g}", f"{passed}/{len(r.tests)}",
-                      rules, status)
+        table.add_row(
+            escape(r.student),
+            f"{r.total:g} / {r.max_total:g}",
+            f"{passed}/{len(r.tests)}",
+            rules,
+            status,
+        )
     out.print(table)
     for message in outcome.grader_errors:
         console.print(f"[red]Grader error:[/] {message}")
@@ -57,10 +68,14 @@ def summary(outcome: BatchOutcome, title: str) -> None:
 
 def precheck_report(result: SubmissionResult) -> None:
     """The student's verdict: every public test and rule, and what to fix."""
-    out.print(f"[bold]{result.assignment_title}[/]: pre-check of {result.student} "
-              f"(public tests and rule checks only)")
+    out.print(
+        f"[bold]{result.assignment_title}[/]: pre-check of {result.student} "
+        f"(public tests and rule checks only)"
+    )
     for test in result.tests:
-        mark = {"passed": "[green]PASS[/]", "failed": "[red]FAIL[/]"}.get(test.outcome, "[yellow]ERROR[/]")
+        mark = {"passed": "[green]PASS[/]", "failed": "[red]FAIL[/]"}.get(
+            test.outcome, "[yellow]ERROR[/]"
+        )
         out.print(f"  {mark} {escape(test.name)}")
         if test.outcome != "passed":
             out.print("       " + test.message.replace("\n", "\n       "), markup=False)
@@ -72,8 +87,12 @@ def precheck_report(result: SubmissionResult) -> None:
             out.print(f"       fix: {v.fix}", markup=False)
     failed = [t for t in result.tests if t.outcome != "passed"]
     if not failed and not result.violations:
-        out.print("[green]All public tests pass and no rule is broken.[/] Hidden tests are run "
-                  "by the instructor after the deadline.")
+        out.print(
+            "[green]All public tests pass and no rule is broken.[/] Hidden tests are run "
+            "by the instructor after the deadline."
+        )
     else:
-        out.print(f"[red]{len(failed)} public test(s) failing, {len(result.violations)} rule "
-                  "problem(s).[/] Fix them before you upload.")
+        out.print(
+            f"[red]{len(failed)} public test(s) failing, {len(result.violations)} rule "
+            "problem(s).[/] Fix them before you upload."
+        )

@@ -79,8 +79,9 @@ class RuleSpec(Strict):
         try:
             get_rule(self.name).Options.model_validate(self.options)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                                 for e in exc.errors())
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()
+            )
             raise ValueError(f"options of rule {self.name!r}: {problems}") from None
         return self
 

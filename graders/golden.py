@@ -56,8 +56,10 @@ def render_golden(pack: Pack, sandbox: Sandbox | None = None) -> dict[Path, str]
         with tempfile.TemporaryDirectory(prefix="golden-") as temp:
             workspace = pack.build_reference_workspace(Path(temp) / "reference")
             Path(temp).chmod(0o755)
-            return {golden_path(pack, g): _render(pack, sandbox, workspace, g)
-                    for g in golden_files(pack)}
+            return {
+                golden_path(pack, g): _render(pack, sandbox, workspace, g)
+                for g in golden_files(pack)
+            }
     finally:
         if own:
             sandbox.close()
@@ -69,8 +71,10 @@ def _render(pack: Pack, sandbox: Sandbox, workspace: Path, golden: GoldenFile) -
         result = sandbox.run(workspace, run.argv, pack.limits, stdin=run.stdin)
         problem = result.problem(pack.limits)
         if problem:
-            raise GraderError(f"the reference solution of {pack.id} {problem} while making "
-                              f"{golden.name} ({' '.join(run.argv)}): {result.stderr[-500:]}")
+            raise GraderError(
+                f"the reference solution of {pack.id} {problem} while making "
+                f"{golden.name} ({' '.join(run.argv)}): {result.stderr[-500:]}"
+            )
         outputs.append(result.stdout)
     return golden.joiner.join(outputs)
 
@@ -88,5 +92,8 @@ def write_golden(pack: Pack) -> list[Path]:
 
 def stale_golden(pack: Pack) -> list[Path]:
     """Golden files that differ from what the reference prints now."""
-    return [path for path, text in render_golden(pack).items()
-            if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    return [
+        path
+        for path, text in render_golden(pack).items()
+        if not path.is_file() or path.read_text(encoding="utf-8") != text
+    ]

@@ -32,11 +32,17 @@ def mark_criteria(
         if rule_hits:
             fraction = 0.0
             notes.append("broken rule(s): " + ", ".join(rule_hits))
-        marks.append(CriterionMark(
-            id=criterion.id, title=criterion.title, points=criterion.points,
-            earned=round(criterion.points * fraction, 2),
-            passed=sum(t.outcome == "passed" for t in counted), total=len(counted), notes=notes,
-        ))
+        marks.append(
+            CriterionMark(
+                id=criterion.id,
+                title=criterion.title,
+                points=criterion.points,
+                earned=round(criterion.points * fraction, 2),
+                passed=sum(t.outcome == "passed" for t in counted),
+                total=len(counted),
+                notes=notes,
+            )
+        )
     return marks, problems
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import shutil
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
 import pytest
 
 from graders.errors import GraderError
@@ -74,14 +75,19 @@ class GradingPlugin:
             subs = self.state.submissions
             metafunc.parametrize("submission", subs, ids=[s.slug for s in subs])
 
-    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems(
+        self, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
         if self.state.public_only:
             keep = [item for item in items if item.get_closest_marker("public")]
             config.hook.pytest_deselected(items=[i for i in items if i not in keep])
             items[:] = keep
         order = {s.id: index for index, s in enumerate(self.state.submissions)}
-        items.sort(key=lambda item: order.get(_submission_of(item).id, -1)
-                   if _submission_of(item) else -1)
+        def position(item: pytest.Item) -> int:
+            submission = _submission_of(item)
+            return order.get(submission.id, -1) if submission else -1
+
+        items.sort(key=position)
 
     # -- outcomes --------------------------------------------------------------------------
     @pytest.hookimpl(wrapper=True)
@@ -126,8 +132,9 @@ class GradingPlugin:
     def make_worker(self, submission: Submission) -> Callable[..., Worker]:
         """A worker on a mix: ``make_worker(student=[...], reference=[...])``."""
 
-        def build(student: tuple[str, ...] | list[str] = (),
-                  reference: tuple[str, ...] | list[str] = ()) -> Worker:
+        def build(
+            student: tuple[str, ...] | list[str] = (), reference: tuple[str, ...] | list[str] = ()
+        ) -> Worker:
             reference_dir = self._hidden("mixed workspaces")
             key = "mix:" + ",".join(sorted(student)) + "|" + ",".join(sorted(reference))
             folder = submission.workspace.parent / f"{submission.slug}.{abs(hash(key))}"
@@ -141,11 +148,16 @@ class GradingPlugin:
     def run_program(self, submission: Submission) -> Callable[..., RunResult]:
         """Run a command once in a fresh sandbox on the student's (or reference) workspace."""
 
-        def run(argv: list[str], stdin: str = "", timeout: float | None = None,
-                workspace: str = "student") -> RunResult:
+        def run(
+            argv: list[str],
+            stdin: str = "",
+            timeout: float | None = None,
+            workspace: str = "student",
+        ) -> RunResult:
             folder = submission.workspace if workspace == "student" else self._hidden("reference")
-            return self.state.sandbox.run(folder, argv, self.state.pack.limits,
-                                          stdin=stdin, timeout=timeout)
+            return self.state.sandbox.run(
+                folder, argv, self.state.pack.limits, stdin=stdin, timeout=timeout
+            )
 
         return run
 
@@ -155,8 +167,9 @@ class GradingPlugin:
             self._hidden("golden files")
             path = self.state.pack.golden_dir / name
             if not path.is_file():
-                raise GraderError(f"golden file {path} is missing: run `grade golden "
-                                  f"{self.state.pack.id}`")
+                raise GraderError(
+                    f"golden file {path} is missing: run `grade golden {self.state.pack.id}`"
+                )
             return path.read_text(encoding="utf-8")
 
         return read
@@ -188,29 +201,41 @@ def _case_id(item: pytest.Item) -> str:
     if callspec is None:
         return ""
     parts = callspec.id.split("-")
-    slug = _submission_of(item).slug if _submission_of(item) else ""
+    submission = _submission_of(item)
+    slug = submission.slug if submission else ""
     return "-".join(part for part in parts if part != slug) if slug else callspec.id
 
 
-def _classify(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> TestOutcome:
-    base = {
-        "name": getattr(item, "originalname", item.name),
-        "case": _case_id(item),
-        "public": item.get_closest_marker("public") is not None,
-        "seconds": round(call.duration, 3),
-    }
+def _classify(
+    item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
+) -> TestOutcome:
+    """Passed, skipped, the student's failure (an AssertionError), or a grader error."""
+    result = TestOutcome(
+        name=getattr(item, "originalname", item.name),
+        case=_case_id(item),
+        outcome="passed",
+        public=item.get_closest_marker("public") is not None,
+        seconds=round(call.duration, 3),
+    )
     if report.passed:
-        return TestOutcome(outcome="passed", **base)
-    if report.skipped:
-        return TestOutcome(outcome="skipped", message=str(call.excinfo.value) if call.excinfo
-                           else "", **base)
+        return result
     exc = _unwrap(call.excinfo.value) if call.excinfo else None
+    if report.skipped:
+        return replace(result, outcome="skipped", message=str(exc or ""))
     if isinstance(exc, AssertionError) and not isinstance(exc, GraderError):
-        return TestOutcome(outcome="failed", message=_message(exc),
-                           details=dict(getattr(exc, "details", {}) or {}), **base)
+        return replace(
+            result,
+            outcome="failed",
+            message=_message(exc),
+            details=dict(getattr(exc, "details", {}) or {}),
+        )
     detail = "".join(traceback.format_exception(exc)) if exc else str(report.longrepr)
-    return TestOutcome(outcome="error", message=f"grader error: {exc!r}",
-                       details={"kind": "grader-error", "traceback": detail[-6000:]}, **base)
+    return replace(
+        result,
+        outcome="error",
+        message=f"grader error: {exc!r}",
+        details={"kind": "grader-error", "traceback": detail[-6000:]},
+    )
 
 
 def _unwrap(exc: BaseException) -> BaseException:

@@ -45,23 +45,29 @@ def sample_sources(pack: Pack) -> list[Path]:
 
 def grade_samples(pack: Pack, out_dir: Path | None = None) -> BatchOutcome:
     """Grade all of a pack's sample submissions in one batch."""
-    return grade_batch(BatchRequest(pack=pack, sources=sample_sources(pack), out_dir=out_dir,
-                                    fresh=True))
+    return grade_batch(
+        BatchRequest(pack=pack, sources=sample_sources(pack), out_dir=out_dir, fresh=True)
+    )
 
 
 def expected_by_student(pack: Pack) -> dict[str, dict[str, Any]]:
     """Each sample's expected.json, keyed by the student id grading gives it."""
-    return {(path.stem if path.suffix.lower() == ".zip" else path.name):
-            json.loads(expected_path(path).read_text(encoding="utf-8"))
-            for path in sample_sources(pack)}
+    return {
+        (path.stem if path.suffix.lower() == ".zip" else path.name): json.loads(
+            expected_path(path).read_text(encoding="utf-8")
+        )
+        for path in sample_sources(pack)
+    }
 
 
 def mismatches(result: SubmissionResult, expected: dict[str, Any]) -> list[str]:
     """How ``result`` differs from ``expected`` (empty when it matches)."""
     problems = []
     if expected.get("status", "graded") != result.status:
-        problems.append(f"status {result.status!r} != {expected.get('status', 'graded')!r}: "
-                        f"{result.grader_errors}")
+        problems.append(
+            f"status {result.status!r} != {expected.get('status', 'graded')!r}: "
+            f"{result.grader_errors}"
+        )
     if abs(result.total - float(expected["total"])) > 0.01:
         problems.append(f"total {result.total:g} != expected {expected['total']}")
     earned = {mark.id: mark.earned for mark in result.criteria}
@@ -82,6 +88,13 @@ def describe(result: SubmissionResult) -> str:
     """A one-screen account of a result, to paste into an expected.json while writing one."""
     earned = {mark.id: mark.earned for mark in result.criteria}
     failed = sorted({t.name for t in result.tests if t.outcome == "failed"})
-    return json.dumps({"total": result.total, "criteria": earned,
-                       "violations": sorted({v.rule for v in result.violations}),
-                       "failing": failed, "status": result.status}, indent=1)
+    return json.dumps(
+        {
+            "total": result.total,
+            "criteria": earned,
+            "violations": sorted({v.rule for v in result.violations}),
+            "failing": failed,
+            "status": result.status,
+        },
+        indent=1,
+    )

@@ -56,8 +56,10 @@ def find_submissions(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     entries = sorted(
-        entry for entry in path.iterdir()
-        if not entry.name.startswith(".") and entry.name not in IGNORED_PARTS
+        entry
+        for entry in path.iterdir()
+        if not entry.name.startswith(".")
+        and entry.name not in IGNORED_PARTS
         and (entry.is_dir() or entry.suffix.lower() == ".zip")
     )
     return entries or [path]
@@ -115,8 +117,9 @@ def _read_folder(folder: Path, submission: Submission) -> dict[str, bytes]:
         if IGNORED_PARTS & set(relative.parts) or len(relative.parts) > SEARCH_DEPTH:
             continue
         if path.is_symlink():
-            submission.problems.append(_problem("symlink", str(relative),
-                                                "is a symbolic link; it was ignored"))
+            submission.problems.append(
+                _problem("symlink", str(relative), "is a symbolic link; it was ignored")
+            )
             continue
         if path.is_file():
             files[relative.as_posix()] = path.read_bytes()[:MAX_FILE_BYTES]
@@ -139,8 +142,11 @@ def _read_zip(path: Path, submission: Submission) -> dict[str, bytes]:
         for info in entries:
             name = PurePosixPath(info.filename.replace("\\", "/"))
             if name.is_absolute() or ".." in name.parts:
-                submission.problems.append(_problem(
-                    "zip", info.filename, "has an unsafe path (absolute or ../); it was ignored"))
+                submission.problems.append(
+                    _problem(
+                        "zip", info.filename, "has an unsafe path (absolute or ../); it was ignored"
+                    )
+                )
                 continue
             if IGNORED_PARTS & set(name.parts) or (info.external_attr >> 16) & 0o170000 == 0o120000:
                 continue
@@ -154,7 +160,9 @@ def _read_zip(path: Path, submission: Submission) -> dict[str, bytes]:
     return files
 
 
-def _pick(name: str, raw: dict[str, bytes], submission: Submission, *, required: bool) -> bytes | None:
+def _pick(
+    name: str, raw: dict[str, bytes], submission: Submission, *, required: bool
+) -> bytes | None:
     """The bytes of submitted file ``name``, searching sub-folders and near-miss names."""
     by_base: dict[str, list[str]] = {}
     for path in raw:
@@ -164,8 +172,13 @@ def _pick(name: str, raw: dict[str, bytes], submission: Submission, *, required:
     candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
     if len(candidates) == 1:
         found = candidates[0]
-        submission.problems.append(_problem(
-            "file-name", found, f"was graded as `{name}`; the assignment asks for exactly that name"))
+        submission.problems.append(
+            _problem(
+                "file-name",
+                found,
+                f"was graded as `{name}`; the assignment asks for exactly that name",
+            )
+        )
         return raw[found]
     if not required:
         return None
@@ -178,6 +191,7 @@ def _pick(name: str, raw: dict[str, bytes], submission: Submission, *, required:
 
 def _near(found: str, wanted: str) -> bool:
     """Case changes, a different extension, or an LMS/OS copy suffix like `(1)` or `-2`."""
+
     def key(text: str) -> str:
         stem = text.split(".", 1)[0].lower()
         return re.sub(r"[\s_-]*(\(\d+\)|copy|-\d+|_\d+)$", "", stem)
@@ -191,9 +205,13 @@ def _decode(name: str, data: bytes, submission: Submission) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        submission.problems.append(_problem(
-            "source-encoding", name,
-            f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252. Save it as UTF-8."))
+        submission.problems.append(
+            _problem(
+                "source-encoding",
+                name,
+                f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252. Save it as UTF-8.",
+            )
+        )
         return data.decode("cp1252", errors="replace")
 
 

@@ -45,7 +45,9 @@ def normalise(text: str, mode: TextMode) -> list[str]:
     return lines
 
 
-def expect_text(actual: str, expected: str, *, mode: TextMode = "exact", what: str = "output") -> None:
+def expect_text(
+    actual: str, expected: str, *, mode: TextMode = "exact", what: str = "output"
+) -> None:
     """Fail with a first-difference message and a side-by-side diff unless texts match."""
     if mode == "exact" and actual == expected:
         return
@@ -55,13 +57,17 @@ def expect_text(actual: str, expected: str, *, mode: TextMode = "exact", what: s
     if mode == "exact" and got == want:
         message = f"{what}: same lines, but the line endings or final newline differ"
         raise Mismatch(message, _text_details(what, mode, want, got, len(want)))
-    first = next((i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g),
-                 min(len(want), len(got)))
+    first = next(
+        (i for i, (w, g) in enumerate(zip(want, got, strict=False)) if w != g),
+        min(len(want), len(got)),
+    )
     unit = "word" if mode == "tokens" else "line"
     expected_line = want[first] if first < len(want) else "<end of output>"
     actual_line = got[first] if first < len(got) else "<end of output>"
-    message = (f"{what} differs at {unit} {first + 1} ({MODE_NAMES[mode]}):\n"
-               f"  expected: {expected_line!r}\n  got:      {actual_line!r}")
+    message = (
+        f"{what} differs at {unit} {first + 1} ({MODE_NAMES[mode]}):\n"
+        f"  expected: {expected_line!r}\n  got:      {actual_line!r}"
+    )
     raise Mismatch(message, _text_details(what, mode, want, got, first))
 
 
@@ -71,16 +77,22 @@ def _text_details(what: str, mode: TextMode, want: list[str], got: list[str], fi
     for tag, a0, a1, b0, b1 in matcher.get_opcodes():
         for offset in range(max(a1 - a0, b1 - b0)):
             a, b = a0 + offset, b0 + offset
-            rows.append({
-                "tag": tag,
-                "left_no": a + 1 if a < a1 else None,
-                "left": want[a] if a < a1 else "",
-                "right_no": b + 1 if b < b1 else None,
-                "right": got[b] if b < b1 else "",
-            })
+            rows.append(
+                {
+                    "tag": tag,
+                    "left_no": a + 1 if a < a1 else None,
+                    "left": want[a] if a < a1 else "",
+                    "right_no": b + 1 if b < b1 else None,
+                    "right": got[b] if b < b1 else "",
+                }
+            )
     return {
-        "kind": "text-diff", "what": what, "mode": MODE_NAMES[mode], "first_difference": first + 1,
-        "rows": rows[:MAX_ROWS], "truncated": len(rows) > MAX_ROWS,
+        "kind": "text-diff",
+        "what": what,
+        "mode": MODE_NAMES[mode],
+        "first_difference": first + 1,
+        "rows": rows[:MAX_ROWS],
+        "truncated": len(rows) > MAX_ROWS,
     }
 
 
@@ -96,40 +108,54 @@ def expect_program_output(
     """Diff the joined stdout of ``runs`` with ``expected``; a crash, a hang or a flood is
     named first, and the diff still shows how far the output got."""
     runs = [runs] if isinstance(runs, RunResult) else list(runs)
-    problems = [f"`{' '.join(run.argv)}` {problem}" for run in runs
-                if (problem := run.problem(limits))]
-    problems += [f"`{' '.join(run.argv)}` printed more than {limits.output_kb} KB; the rest "
-                 "was cut" for run in runs if run.output_truncated]
+    problems = [
+        f"`{' '.join(run.argv)}` {problem}" for run in runs if (problem := run.problem(limits))
+    ]
+    problems += [
+        f"`{' '.join(run.argv)}` printed more than {limits.output_kb} KB; the rest was cut"
+        for run in runs
+        if run.output_truncated
+    ]
     stderr = "\n".join(run.stderr for run in runs if run.stderr)[-4000:]
     try:
         expect_text(joiner.join(run.stdout for run in runs), expected, mode=mode, what=what)
     except Mismatch as exc:
         if not problems:
             raise
-        raise Mismatch("\n".join([*problems, exc.message]), {**exc.details, "stderr": stderr}) \
-            from None
+        raise Mismatch(
+            "\n".join([*problems, exc.message]), {**exc.details, "stderr": stderr}
+        ) from None
     if problems:
         raise Mismatch("\n".join(problems), {"kind": "program", "stderr": stderr})
 
 
-def expect_equal(actual: Any, expected: Any, *, what: str = "value",
-                 numbers_loosely: bool = False) -> None:
+def expect_equal(
+    actual: Any, expected: Any, *, what: str = "value", numbers_loosely: bool = False
+) -> None:
     """Compare plain data with deepdiff; the report names each differing field.
 
     ``numbers_loosely``: 5 and 5.0 are the same value (the type is not graded)."""
-    diff = DeepDiff(expected, actual, verbose_level=2,
-                    ignore_numeric_type_changes=numbers_loosely)
+    diff = DeepDiff(expected, actual, verbose_level=2, ignore_numeric_type_changes=numbers_loosely)
     if not diff:
         return
     changes = _changes(diff)
     if len(changes) == 1 and changes[0]["path"] == "root":
         message = f"{what}: expected {expected!r}, got {actual!r}"
     else:
-        shown = "; ".join(f"{c['path']}: expected {c['expected']!r}, got {c['got']!r}"
-                          for c in changes[:3])
+        shown = "; ".join(
+            f"{c['path']}: expected {c['expected']!r}, got {c['got']!r}" for c in changes[:3]
+        )
         message = f"{what}: {shown}" + (" ..." if len(changes) > 3 else "")
-    raise Mismatch(message, {"kind": "deepdiff", "what": what, "changes": changes[:50],
-                             "expected": expected, "actual": actual})
+    raise Mismatch(
+        message,
+        {
+            "kind": "deepdiff",
+            "what": what,
+            "changes": changes[:50],
+            "expected": expected,
+            "actual": actual,
+        },
+    )
 
 
 def _changes(diff: DeepDiff) -> list[dict[str, Any]]:
@@ -147,10 +173,19 @@ def _changes(diff: DeepDiff) -> list[dict[str, Any]]:
     return changes
 
 
-def expect_fields(actual: dict[str, Any], expected: dict[str, Any], *, what: str = "output") -> None:
+def expect_fields(
+    actual: dict[str, Any], expected: dict[str, Any], *, what: str = "output"
+) -> None:
     """Field-by-field comparison: 'Number of Nodes Visited: expected 25, got 31'."""
-    rows = [{"field": key, "expected": value, "got": actual.get(key, "<missing>"),
-             "ok": actual.get(key, object()) == value} for key, value in expected.items()]
+    rows = [
+        {
+            "field": key,
+            "expected": value,
+            "got": actual.get(key, "<missing>"),
+            "ok": actual.get(key, object()) == value,
+        }
+        for key, value in expected.items()
+    ]
     wrong = [row for row in rows if not row["ok"]]
     if not wrong:
         return

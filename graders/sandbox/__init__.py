@@ -21,9 +21,9 @@ from graders.sandbox.isolation import (
     build_launch,
     detect_isolation,
     prepare_workdir,
-    sandbox_uids,
 )
-from graders.sandbox.process import SandboxedProcess, sweep_uid
+from graders.sandbox.process import SandboxedProcess
+from graders.sandbox.uids import UidPool
 from graders.sandbox.worker import Worker
 
 CHILD_SOURCE = Path(__file__).with_name("child.py")
@@ -50,8 +50,10 @@ class RunResult:
         if self.timed_out:
             return f"did not finish within {limits.wall_seconds:g} s and was stopped"
         if self.exit_code is not None and self.exit_code < 0:
-            return (f"was killed by signal {-self.exit_code} (over {limits.memory_mb} MB of "
-                    f"memory or {limits.cpu_seconds} s of CPU)")
+            return (
+                f"was killed by signal {-self.exit_code} (over {limits.memory_mb} MB of "
+                f"memory or {limits.cpu_seconds} s of CPU)"
+            )
         if self.exit_code:
             last = self.stderr.strip().splitlines()[-1:] or ["no error message"]
             return f"exited with status {self.exit_code}: {last[0]}"
@@ -59,29 +61,26 @@ class RunResult:
 
 
 class Sandbox:
-    """Runs untrusted code under one isolation level, in one parallel slot."""
+    """Runs untrusted code under one isolation level."""
 
-    def __init__(self, isolation: Isolation | None = None, *, slot: int = 0) -> None:
+    def __init__(self, isolation: Isolation | None = None) -> None:
         self.isolation = isolation or detect_isolation()
-        self.slot = slot
-        self._free_uids = sandbox_uids(slot)
-        self.root = Path(tempfile.mkdtemp(prefix=f"grader-slot{slot}-"))
+        self._uids = UidPool()
+        self.root = Path(tempfile.mkdtemp(prefix="grader-sandbox-"))
         self.root.chmod(0o755)
         self._harness: dict[Path, Path] = {}
 
     def close(self) -> None:
+        self._uids.close()
         shutil.rmtree(self.root, ignore_errors=True)
 
     def acquire_uid(self) -> int:
-        """An unprivileged uid no other live sandbox of this slot uses."""
-        if not self._free_uids:
-            raise RuntimeError("too many sandboxes alive at once in one slot")
-        return self._free_uids.pop(0)
+        """An unprivileged uid no other live sandbox on this machine uses."""
+        return self._uids.acquire()
 
     def release_uid(self, uid: int) -> None:
         """Kill anything still running under ``uid`` (escapes from the group), then free it."""
-        sweep_uid(uid)
-        self._free_uids.append(uid)
+        self._uids.release(uid)
 
     def harness_for(self, driver: Path) -> Path:
         """A read-only folder with ``child.py`` and ``driver`` as ``grader_driver.py``."""
@@ -101,22 +100,39 @@ class Sandbox:
         prepare_workdir(target, uid)
         return target
 
-    def launch(self, command: Sequence[str], workdir: Path, limits: Limits, *, uid: int,
-               harness: Path | None = None, extra_fds: Sequence[int] = ()) -> Launch:
-        return build_launch(command, workdir, limits, self.isolation, harness=harness,
-                            uid=uid, extra_fds=extra_fds)
+    def launch(
+        self,
+        command: Sequence[str],
+        workdir: Path,
+        limits: Limits,
+        *,
+        uid: int,
+        harness: Path | None = None,
+        extra_fds: Sequence[int] = (),
+    ) -> Launch:
+        return build_launch(
+            command, workdir, limits, self.isolation, harness=harness, uid=uid, extra_fds=extra_fds
+        )
 
     def worker(self, workspace: Path, driver: Path, limits: Limits, label: str) -> Worker:
         return Worker(self, workspace, self.harness_for(driver), limits, label)
 
-    def run(self, workspace: Path, command: Sequence[str], limits: Limits, *,
-            stdin: str = "", timeout: float | None = None) -> RunResult:
+    def run(
+        self,
+        workspace: Path,
+        command: Sequence[str],
+        limits: Limits,
+        *,
+        stdin: str = "",
+        timeout: float | None = None,
+    ) -> RunResult:
         """Run ``command`` once on a fresh copy of ``workspace``."""
         uid = self.acquire_uid()
         scratch = self.scratch_copy(workspace, uid)
         started = time.monotonic()
-        process = SandboxedProcess(self.launch(command, scratch, limits, uid=uid),
-                                   limits.output_bytes, stdin=True)
+        process = SandboxedProcess(
+            self.launch(command, scratch, limits, uid=uid), limits.output_bytes, stdin=True
+        )
         timed_out = False
         try:
             _feed(process, stdin)

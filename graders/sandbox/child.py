@@ -21,6 +21,7 @@ import resource
 import struct
 import sys
 import traceback
+from typing import BinaryIO
 
 REQUEST_FD = 3
 RESPONSE_FD = 4
@@ -79,9 +80,7 @@ def to_plain(value: object, depth: int = 0) -> object:
     if isinstance(value, (list, tuple)):
         return [to_plain(item, depth + 1) for item in list.__iter__(list(value))]
     if isinstance(value, dict):
-        return {
-            _plain_key(key): to_plain(item, depth + 1) for key, item in dict.items(dict(value))
-        }
+        return {_plain_key(key): to_plain(item, depth + 1) for key, item in dict.items(dict(value))}
     raise NotPlainData(f"a {type(value).__name__} object, not plain data")
 
 
@@ -93,7 +92,7 @@ def _plain_key(key: object) -> str:
     raise NotPlainData(f"a dict key of type {type(key).__name__}")
 
 
-def read_message(stream: io.BufferedReader) -> dict | None:
+def read_message(stream: BinaryIO) -> dict | None:
     header = stream.read(4)
     if len(header) < 4:
         return None
@@ -101,7 +100,7 @@ def read_message(stream: io.BufferedReader) -> dict | None:
     return json.loads(stream.read(length).decode("utf-8"))
 
 
-def write_message(stream: io.BufferedWriter, message: dict) -> None:
+def write_message(stream: BinaryIO, message: dict) -> None:
     data = json.dumps(message, allow_nan=False).encode("utf-8")
     stream.write(struct.pack(">I", len(data)) + data)
     stream.flush()

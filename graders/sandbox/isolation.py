@@ -24,7 +24,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
@@ -34,7 +34,7 @@ SYSTEM_BINDS = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
 BASE_UID = 60000
 
 
-class Isolation(str, Enum):
+class Isolation(StrEnum):
     """Isolation levels, recorded in every result and report."""
 
     BUBBLEWRAP = "bubblewrap"
@@ -137,16 +137,6 @@ class Launch:
     isolation: Isolation
 
 
-UIDS_PER_SLOT = 64
-
-
-def sandbox_uids(slot: int) -> list[int]:
-    """The unprivileged uids a parallel slot may hand out: one per live sandbox, so that
-    process caps do not add up and a sweep of one sandbox never touches another."""
-    first = BASE_UID + slot * UIDS_PER_SLOT
-    return list(range(first, first + UIDS_PER_SLOT))
-
-
 def prepare_workdir(workdir: Path, uid: int) -> None:
     """Let the sandbox uid write its scratch copy (and nothing else)."""
     if os.geteuid() != 0:
@@ -175,7 +165,9 @@ def build_launch(
     as_root = os.geteuid() == 0
     if isolation is Isolation.RLIMITS:
         argv = [_fallback_path(arg, workdir, harness) for arg in argv]
-        return Launch(argv, str(workdir), env, _preexec(limits, extra_fds, as_root and uid), isolation)
+        return Launch(
+            argv, str(workdir), env, _preexec(limits, extra_fds, as_root and uid), isolation
+        )
     prefix = _bwrap_prefix(workdir, harness, isolation is Isolation.BUBBLEWRAP, uid)
     return Launch(prefix + argv, str(workdir), env, _preexec(limits, extra_fds, None), isolation)
 

@@ -78,7 +78,7 @@ class SandboxedProcess:
 def sweep_uid(uid: int) -> int:
     """Kill every process left running under the sandbox ``uid`` (escapes from the group).
 
-    Only meaningful when the grader is root and each parallel slot has its own uid.
+    Only meaningful when the grader is root and each live sandbox has its own uid.
     """
     if os.geteuid() != 0:
         return 0

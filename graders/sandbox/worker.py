@@ -70,7 +70,7 @@ class Worker:
             os.close(request_read)
             os.close(response_write)
         ready = self._receive(time.monotonic() + STARTUP_SECONDS)
-        if ready is None or not ready.get("ready"):
+        if not isinstance(ready, dict) or not ready.get("ready"):
             detail = self.process.err.text()[-2000:] if self.process else ""
             self.close()
             raise GraderError(f"the sandboxed worker for {self.label} did not start: {detail}")
@@ -115,25 +115,40 @@ class Worker:
         if not response.get("ok"):
             error = response.get("error") or {}
             raise StudentError(
-                _describe_exception(op, error), details={"kind": "exception", **error,
-                                                         "stdout": response.get("stdout", "")}
+                _describe_exception(op, error),
+                details={"kind": "exception", **error, "stdout": response.get("stdout", "")},
             )
         return response.get("value")
 
-    def call_raw(self, op: str, *args: Any, stdin: str | None = None,
-                 timeout: float | None = None, **kwargs: Any) -> dict[str, Any]:
+    def call_raw(
+        self,
+        op: str,
+        *args: Any,
+        stdin: str | None = None,
+        timeout: float | None = None,
+        **kwargs: Any,
+    ) -> dict[str, Any]:
         """Like :meth:`call` but returns the whole response (value, stdout, stderr, error)."""
         if self.timeouts >= MAX_TIMEOUTS:
-            _timed_out(f"`{op}` was not run: your code already ran out of time {self.timeouts} "
-                       "times, so its remaining calls count as timed out.", None)
+            _timed_out(
+                f"`{op}` was not run: your code already ran out of time {self.timeouts} "
+                "times, so its remaining calls count as timed out.",
+                None,
+            )
         if self.process is None:
             if self.calls:
                 self.restarts += 1
             self.start()
         self.calls += 1
         self._next_id += 1
-        request = {"id": self._next_id, "op": op, "args": list(args), "kwargs": kwargs,
-                   "stdin": stdin, "cpu_seconds": self.limits.cpu_seconds}
+        request = {
+            "id": self._next_id,
+            "op": op,
+            "args": list(args),
+            "kwargs": kwargs,
+            "stdin": stdin,
+            "cpu_seconds": self.limits.cpu_seconds,
+        }
         limit = timeout if timeout is not None else self.limits.wall_seconds
         try:
             self._send(request)
@@ -145,8 +160,11 @@ class Worker:
         if response == "timeout":
             self.timeouts += 1
             self.close()
-            _timed_out(f"`{op}` did not finish within {limit:g} s and was stopped "
-                       "(an infinite loop, or a search that is far too slow).", limit)
+            _timed_out(
+                f"`{op}` did not finish within {limit:g} s and was stopped "
+                "(an infinite loop, or a search that is far too slow).",
+                limit,
+            )
         assert isinstance(response, dict)
         return response
 
@@ -222,7 +240,9 @@ def _describe_exception(op: str, error: dict[str, Any]) -> str:
     kind = error.get("type", "Exception")
     message = error.get("message", "")
     if kind == "NotPlainData":
-        return f"`{op}`: your code returned {message}; expected plain values (numbers, text, lists)."
+        return (
+            f"`{op}`: your code returned {message}; expected plain values (numbers, text, lists)."
+        )
     if kind == "SystemExit":
         return f"`{op}`: your code called exit()/sys.exit() ({message or 'no status'})."
     if kind == "EOFError":
@@ -237,11 +257,17 @@ def _describe_exit(status: int | None, limits: Limits) -> str:
         sig = -status
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
         if sig == signal.SIGXCPU:
-            return (f"the process running your code used more than {limits.cpu_seconds} s of "
-                    "CPU and was stopped (an infinite loop, or a search that is far too slow).")
+            return (
+                f"the process running your code used more than {limits.cpu_seconds} s of "
+                "CPU and was stopped (an infinite loop, or a search that is far too slow)."
+            )
         if sig == signal.SIGKILL:
-            return (f"the process running your code was killed ({name}): it used more than "
-                    f"{limits.cpu_seconds} s of CPU or {limits.memory_mb} MB of memory.")
+            return (
+                f"the process running your code was killed ({name}): it used more than "
+                f"{limits.cpu_seconds} s of CPU or {limits.memory_mb} MB of memory."
+            )
         return f"the process running your code was killed by signal {name}."
-    return (f"the process running your code ended with exit status {status} "
-            "(did your code call exit(), sys.exit() or os._exit()?).")
+    return (
+        f"the process running your code ended with exit status {status} "
+        "(did your code call exit(), sys.exit() or os._exit()?)."
+    )

@@ -30,7 +30,10 @@ def test_grading_writes_every_report_and_exits_zero_when_students_fail(batch, tm
     assert (out / "index.html").is_file()
     rows = list(csv.DictReader((out / "marks.csv").open()))
     assert {row["student"]: row["total"] for row in rows} == {
-        "correct": "100", "extra_import": "85", "syntax_error": "0"}
+        "correct": "100",
+        "extra_import": "85",
+        "syntax_error": "0",
+    }
     for name in ("correct", "extra_import", "syntax_error"):
         data = json.loads((out / "students" / f"{name}.json").read_text())
         assert data["status"] == "graded"

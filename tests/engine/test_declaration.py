@@ -40,12 +40,15 @@ def test_a_good_declaration_loads(tmp_path: Path):
     assert declaration.limits.to_limits().wall_seconds == 10
 
 
-@pytest.mark.parametrize(("change", "key", "value"), [
-    (('points = 10', 'points = -3'), "criteria.0.points", "-3"),
-    (('deduction = 5', 'deduction = "lots"'), "rules.0.deduction", "'lots'"),
-    (('files = ["a.py"]', 'files = []'), "submission.files", "[]"),
-    (('title = "Main"', 'title = "Main"\nweight = 2'), "criteria.0.weight", "2"),
-])
+@pytest.mark.parametrize(
+    ("change", "key", "value"),
+    [
+        (("points = 10", "points = -3"), "criteria.0.points", "-3"),
+        (("deduction = 5", 'deduction = "lots"'), "rules.0.deduction", "'lots'"),
+        (('files = ["a.py"]', "files = []"), "submission.files", "[]"),
+        (('title = "Main"', 'title = "Main"\nweight = 2'), "criteria.0.weight", "2"),
+    ],
+)
 def test_bad_values_name_file_key_and_value(tmp_path: Path, change, key, value):
     path = write(tmp_path, GOOD.replace(*change))
     with pytest.raises(DeclarationError) as caught:
@@ -61,7 +64,7 @@ def test_unknown_rule_lists_the_known_ones(tmp_path: Path):
 
 
 def test_rule_options_are_validated(tmp_path: Path):
-    path = write(tmp_path, GOOD.replace('deduction = 5', 'deduction = 5\noptions = { bogus = 1 }'))
+    path = write(tmp_path, GOOD.replace("deduction = 5", "deduction = 5\noptions = { bogus = 1 }"))
     with pytest.raises(DeclarationError, match="bogus"):
         load_declaration(path)
 
@@ -81,8 +84,9 @@ def test_pack_id_must_match_its_folder(tmp_path: Path):
 def test_every_key_documents_itself():
     lines = describe_keys()
     assert any(line.startswith("limits.wall_seconds: ") for line in lines)
-    assert all(": " in line or line.startswith("[") or line in {"rules", "criteria"}
-               for line in lines)
+    assert all(
+        ": " in line or line.startswith("[") or line in {"rules", "criteria"} for line in lines
+    )
 
 
 def test_packs_are_discovered_not_listed():

@@ -24,15 +24,20 @@ def violation(rule: str, deduction: float) -> ViolationRecord:
 
 
 def test_each_test_case_is_an_equal_share_of_its_criterion():
-    tests = [outcome("test_eval_matches_reference"), outcome("test_removals_match_reference"),
-             outcome("test_apply_matches_reference", "failed"),
-             outcome("test_apply_leaves_input_unchanged"), outcome("test_is_leaf_matches_reference")]
+    tests = [
+        outcome("test_eval_matches_reference"),
+        outcome("test_removals_match_reference"),
+        outcome("test_apply_matches_reference", "failed"),
+        outcome("test_apply_leaves_input_unchanged"),
+        outcome("test_is_leaf_matches_reference"),
+    ]
     marks, problems = mark_criteria(ALTNIM, tests, [], public_only=False)
     earned = {mark.id: mark.earned for mark in marks}
     assert earned["helpers"] == pytest.approx(15 * 3 / 4)
     assert earned["eval"] == 15
-    assert set(problems) == {f"criterion {c!r} matched no grader test"
-                             for c in ("output", "game", "minimax")}
+    assert set(problems) == {
+        f"criterion {c!r} matched no grader test" for c in ("output", "game", "minimax")
+    }
 
 
 def test_grader_errors_never_count_against_the_student():
@@ -43,10 +48,18 @@ def test_grader_errors_never_count_against_the_student():
 
 
 def test_a_rule_is_deducted_once_however_often_it_is_broken():
-    deductions = deductions_for([violation("module-global", 10), violation("module-global", 10),
-                                 violation("header-block", 5), violation("syntax-error", 0)])
+    deductions = deductions_for(
+        [
+            violation("module-global", 10),
+            violation("module-global", 10),
+            violation("header-block", 5),
+            violation("syntax-error", 0),
+        ]
+    )
     assert [(d.points, d.reason) for d in deductions] == [
-        (10, "module-global (2 places)"), (5, "header-block (1 place)")]
+        (10, "module-global (2 places)"),
+        (5, "header-block (1 place)"),
+    ]
     assert total_of([], deductions) == 0
 
 
@@ -56,9 +69,16 @@ def late_pack(rate: float) -> Pack:
     return Pack(Declaration.model_validate(data), ALTNIM.dir, ALTNIM.root)
 
 
-@pytest.mark.parametrize(("late_by", "percent"), [
-    (timedelta(0), None), (timedelta(minutes=1), 5), (timedelta(hours=1), 5),
-    (timedelta(hours=2, minutes=10), 15), (timedelta(hours=40), 100)])
+@pytest.mark.parametrize(
+    ("late_by", "percent"),
+    [
+        (timedelta(0), None),
+        (timedelta(minutes=1), 5),
+        (timedelta(hours=1), 5),
+        (timedelta(hours=2, minutes=10), 15),
+        (timedelta(hours=40), 100),
+    ],
+)
 def test_late_rule_counts_started_hours(late_by, percent):
     deduction = late_deduction(late_pack(5), DUE + late_by, None, 80)
     if percent is None:

@@ -14,7 +14,7 @@ from graders.errors import StudentCrash, StudentError, StudentTimeout
 from graders.sandbox import Isolation, Limits, Sandbox
 from graders.sandbox.child import NotPlainData, to_plain
 
-DRIVER = textwrap.dedent('''
+DRIVER = textwrap.dedent("""
     import os, socket, sys
 
     class AlwaysEqual(int):
@@ -71,7 +71,7 @@ DRIVER = textwrap.dedent('''
     def memory_hog():
         block = bytearray(4 * 1024 ** 3)
         return len(block)
-''')
+""")
 
 LIMITS = Limits(wall_seconds=2, cpu_seconds=2, memory_mb=256, processes=8)
 
@@ -178,8 +178,12 @@ def test_program_runs_cap_output_and_time(sandbox, tmp_path: Path):
 
 
 def test_program_runs_get_stdin_and_exit_status(sandbox, tmp_path: Path):
-    run = sandbox.run(tmp_path, ["python3", "-c", "import sys; print(input()); sys.exit(4)"],
-                      LIMITS, stdin="hello\n")
+    run = sandbox.run(
+        tmp_path,
+        ["python3", "-c", "import sys; print(input()); sys.exit(4)"],
+        LIMITS,
+        stdin="hello\n",
+    )
     assert run.stdout == "hello\n" and run.exit_code == 4
     assert run.problem(LIMITS).startswith("exited with status 4")
 

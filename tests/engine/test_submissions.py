@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.packs import get_pack
-from graders.packs import discover_packs
+from graders.packs import discover_packs, get_pack
 from graders.submissions import detect_assignment, find_submissions, prepare, slugify
 
 PACK = get_pack("altnim")
@@ -29,8 +28,15 @@ def problems(submission) -> set[str]:
     return {problem.rule for problem in submission.problems}
 
 
-@pytest.mark.parametrize("wrong", ["myAltNimFunctions.template", "MyAltNimFunctions.py",
-                                   "myaltnimfunctions.PY", "myAltNimFunctions (1).py"])
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        "myAltNimFunctions.template",
+        "MyAltNimFunctions.py",
+        "myaltnimfunctions.PY",
+        "myAltNimFunctions (1).py",
+    ],
+)
 def test_a_near_miss_name_is_graded_with_a_file_name_problem(tmp_path: Path, wrong: str):
     sub = prepare(student(tmp_path, {wrong: GOOD}), PACK, tmp_path / "work")
     assert sub.files["myAltNimFunctions.py"] == GOOD
@@ -45,8 +51,9 @@ def test_a_missing_file_is_a_problem_not_a_crash(tmp_path: Path):
 
 
 def test_files_in_a_subfolder_are_found(tmp_path: Path):
-    sub = prepare(student(tmp_path, {"A2/code/myAltNimFunctions.py": GOOD}), PACK,
-                  tmp_path / "work")
+    sub = prepare(
+        student(tmp_path, {"A2/code/myAltNimFunctions.py": GOOD}), PACK, tmp_path / "work"
+    )
     assert problems(sub) == set() and "myAltNimFunctions.py" in sub.files
 
 
@@ -63,9 +70,13 @@ def test_an_empty_file_is_flagged(tmp_path: Path):
 
 
 def test_locked_files_always_come_from_the_starter_kit(tmp_path: Path):
-    sub = prepare(student(tmp_path, {"myAltNimFunctions.py": GOOD,
-                                     "testAltNim.py": "print('all tests pass')"}),
-                  PACK, tmp_path / "work")
+    sub = prepare(
+        student(
+            tmp_path, {"myAltNimFunctions.py": GOOD, "testAltNim.py": "print('all tests pass')"}
+        ),
+        PACK,
+        tmp_path / "work",
+    )
     assert (sub.workspace / "testAltNim.py").read_text() == PACK.template_text("testAltNim.py")
 
 

@@ -26,8 +26,13 @@ def show(num: int, odd: bool, state: int) -> str:
 @pytest.mark.public
 def test_out_script(run_program, public_file, pack):
     run = run_program(["python3", "testAltNim.py"])
-    expect_program_output(run, public_file("out.script"), pack.limits, mode="exact",
-                          what="output of testAltNim.py vs out.script")
+    expect_program_output(
+        run,
+        public_file("out.script"),
+        pack.limits,
+        mode="exact",
+        what="output of testAltNim.py vs out.script",
+    )
 
 
 @pytest.mark.public
@@ -37,15 +42,23 @@ def test_game_transcript(run_program, public_file, pack):
         runs.append(run_program(game.argv, stdin=game.stdin))
         if runs[-1].timed_out:
             break  # the other games would time out too: do not wait for them
-    expect_program_output(runs, public_file("altNim.script"), pack.limits, mode="rstrip",
-                          joiner=SEPARATOR, what="altNim.py transcript of the three games")
+    expect_program_output(
+        runs,
+        public_file("altNim.script"),
+        pack.limits,
+        mode="rstrip",
+        joiner=SEPARATOR,
+        what="altNim.py transcript of the three games",
+    )
 
 
 def test_removals_match_reference(student, reference):
     for odd, state in FLAGS:
-        expect_equal(student.call("removals", 10, odd, state),
-                     reference.call("removals", 10, odd, state),
-                     what=f"getRemovals({show(10, odd, state)})")
+        expect_equal(
+            student.call("removals", 10, odd, state),
+            reference.call("removals", 10, odd, state),
+            what=f"getRemovals({show(10, odd, state)})",
+        )
 
 
 @grading_settings(max_examples=25)
@@ -54,36 +67,54 @@ def test_apply_matches_reference(student, reference, num, odd, state, pick):
     removal = reference.call("removals", num, odd, state)[pick]
     got = student.call("apply", num, odd, state, removal)
     want = reference.call("apply", num, odd, state, removal)
-    expect_equal(got["state"], want["state"], what=f"applyRemoval({show(num, odd, state)}, "
-                 f"{removal}) as [matchsticks, startOdd, actionState]")
+    expect_equal(
+        got["state"],
+        want["state"],
+        what=f"applyRemoval({show(num, odd, state)}, "
+        f"{removal}) as [matchsticks, startOdd, actionState]",
+    )
 
 
 def test_apply_leaves_input_unchanged(student):
     got = student.call("apply", 10, True, 0, -3)
     assert got["input_unchanged"], (
-        "applyRemoval changed the state it was given; it must return a NEW State instead")
+        "applyRemoval changed the state it was given; it must return a NEW State instead"
+    )
 
 
 @grading_settings(max_examples=15)
 @given(num=st.integers(-4, 12), odd=start_odd, state=action_state)
 def test_is_leaf_matches_reference(student, reference, num, odd, state):
-    expect_equal(student.call("is_leaf", num, odd, state), reference.call("is_leaf", num, odd, state),
-                 what=f"isLeaf({show(num, odd, state)})")
+    expect_equal(
+        student.call("is_leaf", num, odd, state),
+        reference.call("is_leaf", num, odd, state),
+        what=f"isLeaf({show(num, odd, state)})",
+    )
 
 
 @grading_settings(max_examples=30)
 @given(num=st.integers(-4, 40), odd=start_odd, state=action_state, is_max=st.booleans())
 def test_eval_matches_reference(student, reference, num, odd, state, is_max):
-    expect_equal(student.call("evaluate", num, odd, state, is_max),
-                 reference.call("evaluate", num, odd, state, is_max),
-                 what=f"eval({show(num, odd, state)}, isMax={is_max})", numbers_loosely=True)
+    expect_equal(
+        student.call("evaluate", num, odd, state, is_max),
+        reference.call("evaluate", num, odd, state, is_max),
+        what=f"eval({show(num, odd, state)}, isMax={is_max})",
+        numbers_loosely=True,
+    )
 
 
 @grading_settings(max_examples=40)
-@given(num=st.integers(0, 16), odd=start_odd, state=action_state, depth=st.integers(0, 7),
-       is_max=st.booleans())
+@given(
+    num=st.integers(0, 16),
+    odd=start_odd,
+    state=action_state,
+    depth=st.integers(0, 7),
+    is_max=st.booleans(),
+)
 def test_minimax_matches_reference(student, reference, num, odd, state, depth, is_max):
-    expect_equal(student.call("minimax", num, odd, state, depth, is_max),
-                 reference.call("minimax", num, odd, state, depth, is_max),
-                 what=f"MiniMax({show(num, odd, state)}, depth={depth}, isMax={is_max})",
-                 numbers_loosely=True)
+    expect_equal(
+        student.call("minimax", num, odd, state, depth, is_max),
+        reference.call("minimax", num, odd, state, depth, is_max),
+        what=f"MiniMax({show(num, odd, state)}, depth={depth}, isMax={is_max})",
+        numbers_loosely=True,
+    )

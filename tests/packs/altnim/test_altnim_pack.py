@@ -24,8 +24,9 @@ def test_reference_solution_scores_full_marks():
 def test_bare_template_scores_zero_without_grader_error(tmp_path: Path):
     student = tmp_path / "bare"
     student.mkdir()
-    shutil.copyfile(PACK.templates_dir / "myAltNimFunctions.template",
-                    student / "myAltNimFunctions.py")
+    shutil.copyfile(
+        PACK.templates_dir / "myAltNimFunctions.template", student / "myAltNimFunctions.py"
+    )
     [result] = grade_batch(BatchRequest(pack=PACK, sources=[student])).results
     assert result.status == "graded"
     assert result.total == 0
@@ -40,8 +41,9 @@ def starter_kit(tmp_path: Path) -> Path:
 
 
 def test_precheck_passes_on_the_filled_in_template(starter_kit: Path, capsys):
-    shutil.copyfile(PACK.reference_dir / "myAltNimFunctions.py",
-                    starter_kit / "myAltNimFunctions.py")
+    shutil.copyfile(
+        PACK.reference_dir / "myAltNimFunctions.py", starter_kit / "myAltNimFunctions.py"
+    )
     assert main(["check", str(starter_kit)]) == 0
     assert "All public tests pass" in capsys.readouterr().out
 
@@ -65,8 +67,9 @@ def test_precheck_names_the_failing_public_test(starter_kit: Path, capsys):
 
 
 def test_precheck_never_reads_hidden_material(starter_kit: Path, monkeypatch):
-    shutil.copyfile(PACK.reference_dir / "myAltNimFunctions.py",
-                    starter_kit / "myAltNimFunctions.py")
+    shutil.copyfile(
+        PACK.reference_dir / "myAltNimFunctions.py", starter_kit / "myAltNimFunctions.py"
+    )
     hidden = [PACK.reference_dir, PACK.fixtures_dir]
     real_open = Path.open
 

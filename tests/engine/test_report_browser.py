@@ -1,0 +1,426 @@
+"""The HTML reports, driven in a real headless Chromium from file:// (offline).
+
+Needs Debian's ``/usr/bin/chromium`` (CI installs it); Playwright's own browsers are never used.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+from graders.batch import BatchRequest, grade_batch
+from graders.packs import get_pack
+from graders.report import ReportWriter
+from graders.results import (
+    CriterionMark,
+    Deduction,
+    SubmissionResult,
+    TestOutcome,
+    ViolationRecord,
+)
+from graders.sandbox import Isolation
+from graders.submissions import find_submissions, slugify
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HOSTILE = "<script>alert(1)</script>"
+SCREENSHOTS = Path(tempfile.gettempdir())
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="needs Debian's chromium at /usr/bin/chromium "
+                              "(apt-get install chromium)"),
+]
+
+
+# -- browser plumbing ---------------------------------------------------------------------
+
+
+@dataclass
+class Tab:
+    """A page that records every request, dialog, page error and console error."""
+
+    page: object
+    requests: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def open(self, path: Path) -> None:
+        self.page.goto(path.resolve().as_uri())
+
+    def assert_offline_and_quiet(self) -> None:
+        assert self.requests, "no request was recorded at all: the recorder is broken"
+        assert [url for url in self.requests if not url.startswith("file://")] == []
+        assert self.dialogs == [], "a script ran and opened a dialog"
+        assert self.errors == []
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="report-browser-")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=ARGS, headless=True,
+            viewport={"width": 1280, "height": 900},
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+            shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def tab(browser) -> Iterator[Tab]:
+    page = browser.new_page()
+    tab = Tab(page)
+    page.on("request", lambda request: tab.requests.append(request.url))
+    page.on("dialog", lambda dialog: (tab.dialogs.append(dialog.message), dialog.dismiss()))
+    page.on("pageerror", lambda error: tab.errors.append(f"page error: {error}"))
+    page.on("console", lambda message: message.type == "error"
+            and tab.errors.append(f"console: {message.text}"))
+    yield tab
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def samples(graded_samples):
+    outcome, report_dir = graded_samples("altnim")
+    return outcome, report_dir
+
+
+def student_page(report_dir: Path, student: str) -> Path:
+    return report_dir / "students" / f"{slugify(student)}.html"
+
+
+def totals_in_table(tab: Tab) -> list[float]:
+    cells = tab.page.locator("#class tbody tr td:nth-child(2)")
+    return [float(value) for value in cells.evaluate_all("cs => cs.map(c => c.dataset.value)")]
+
+
+def visible_students(tab: Tab) -> list[str]:
+    return tab.page.locator("#class tbody tr:visible").evaluate_all(
+        "rows => rows.map(r => r.dataset.student)")
+
+
+# -- hand-built results -------------------------------------------------------------------
+
+
+def built_result(student: str, **changes) -> SubmissionResult:
+    pack = get_pack("altnim")
+    result = SubmissionResult(
+        student=student, assignment=pack.id, assignment_title=pack.title, status="graded",
+        isolation="bubblewrap", total=85.0, max_total=pack.declaration.max_points,
+        criteria=[CriterionMark(id=c.id, title=c.title, points=c.points, earned=c.points,
+                                passed=1, total=1) for c in pack.declaration.criteria],
+        tests=[TestOutcome(name="test_out_script", case="", outcome="passed", public=True)],
+        files={"myAltNimFunctions.py": "def eval(state, isMax):\n    return 0\n"},
+        graded_at="2026-01-01T00:00:00+00:00",
+    )
+    return replace(result, **changes)
+
+
+@pytest.fixture(scope="module")
+def built_reports(tmp_path_factory) -> Path:
+    """A grader-error result, a hostile one and a clean one, rendered like a real batch."""
+    out = tmp_path_factory.mktemp("built-reports")
+    broken = built_result(
+        "broken_grader", status="grader-error", total=0.0,
+        grader_errors=["test_minimax [case 3]: grader error: KeyError('depth')"],
+        tests=[TestOutcome(name="test_minimax_matches_reference", case="case 3",
+                           outcome="error", public=False,
+                           message="grader error: KeyError('depth')",
+                           details={"kind": "grader-error",
+                                    "traceback": "Traceback ...\nKeyError: 'depth'"})],
+    )
+    hostile = built_result(
+        HOSTILE,
+        files={"myAltNimFunctions.py": f"# {HOSTILE}\nimport math  # </pre><img src=x "
+                                       "onerror=alert(2)>\n"},
+        tests=[TestOutcome(
+            name="test_out_script", case=HOSTILE, outcome="failed", public=True,
+            message=f"output differs at line 1: got {HOSTILE}",
+            details={"kind": "text-diff", "what": "output of testAltNim.py vs out.script",
+                     "mode": "exact bytes", "first_difference": 1, "truncated": False,
+                     "rows": [{"tag": "replace", "left_no": 1, "left": "== getRemovals ==",
+                               "right_no": 1, "right": HOSTILE}],
+                     "stderr": "<iframe src=javascript:alert(4)></iframe>"})],
+        violations=[ViolationRecord(
+            rule="forbidden-import", title="Forbidden <b>import</b>", file="myAltNimFunctions.py",
+            message="`import math` <svg onload=alert(5)>", line=2,
+            source_line="import math  # </pre><img src=x onerror=alert(2)>",
+            fix="<a href=javascript:alert(6)>remove it</a>", deduction=15.0)],
+        deductions=[Deduction(reason="Forbidden import <script>alert(7)</script>", points=15.0)],
+    )
+    clean = built_result("clean_student", total=100.0)
+    writer = ReportWriter(out, get_pack("altnim"))
+    for result in (broken, hostile, clean):
+        writer.write_student(result)
+    writer.write_index([broken, hostile, clean], Isolation.BUBBLEWRAP)
+    return out
+
+
+@pytest.fixture(scope="module")
+def hostile_batch(tmp_path_factory) -> tuple[str, Path]:
+    """A REAL graded submission whose folder name and file content are hostile HTML."""
+    root = tmp_path_factory.mktemp("hostile-submissions")
+    name = '<img src=x onerror=alert(1)> & "q"'  # a folder name cannot hold "/" (</script>)
+    folder = root / name
+    folder.mkdir()
+    source = get_pack("altnim").fixtures_dir / "submissions" / "correct" / "myAltNimFunctions.py"
+    text = source.read_text(encoding="utf-8") + f"\n# </pre>{HOSTILE}\n"
+    (folder / "myAltNimFunctions.py").write_text(text, encoding="utf-8")
+    out = tmp_path_factory.mktemp("hostile-reports")
+    outcome = grade_batch(BatchRequest(pack=get_pack("altnim"), sources=find_submissions(root),
+                                       out_dir=out, fresh=True))
+    assert [r.student for r in outcome.results] == [name]
+    return name, out
+
+
+# -- the class page -----------------------------------------------------------------------
+
+
+def test_class_table_lists_every_student(samples, tab):
+    outcome, report_dir = samples
+    tab.open(report_dir / "index.html")
+    listed = tab.page.locator("#class tbody tr").evaluate_all(
+        "rows => rows.map(r => r.dataset.student)")
+    assert sorted(listed) == sorted(r.student for r in outcome.results)
+    links = tab.page.locator("#class tbody td.student a").all_inner_texts()
+    assert sorted(links) == sorted(r.student for r in outcome.results)
+    tab.assert_offline_and_quiet()
+
+
+def test_clicking_total_sorts_numerically_up_then_down(samples, tab):
+    _, report_dir = samples
+    tab.open(report_dir / "index.html")
+    header = tab.page.locator("#class thead th", has_text="Total")
+    before = totals_in_table(tab)
+    header.click()
+    ascending = totals_in_table(tab)
+    assert header.get_attribute("aria-sort") == "ascending"
+    assert ascending == sorted(before)
+    assert ascending != sorted(before, key=str)  # 100 after 85 and 15: numbers, not text
+    header.click()
+    assert header.get_attribute("aria-sort") == "descending"
+    assert totals_in_table(tab) == sorted(before, reverse=True)
+    # The rows moved with their totals: the best row links to a full-marks student.
+    first = tab.page.locator("#class tbody tr").first
+    assert first.locator("td").nth(1).inner_text().startswith("100")
+    tab.assert_offline_and_quiet()
+
+
+def test_filter_box_hides_rows(samples, tab):
+    outcome, report_dir = samples
+    tab.open(report_dir / "index.html")
+    everyone = sorted(r.student for r in outcome.results)
+    box = tab.page.locator("#filter")
+    box.fill("wrong_")
+    assert sorted(visible_students(tab)) == ["wrong_eval_sign", "wrong_file_name"]
+    assert tab.page.locator("#shown").inner_text() == f"2 of {len(everyone)} shown"
+    assert tab.page.locator('#class tr[data-student="correct"]').is_hidden()
+    box.fill("forbidden-import")  # the filter also matches the rules broken
+    assert visible_students(tab) == ["extra_import"]
+    box.fill("no such student")
+    assert visible_students(tab) == []
+    box.fill("")
+    assert sorted(visible_students(tab)) == everyone
+    tab.assert_offline_and_quiet()
+
+
+def test_links_to_student_pages_work(samples, tab):
+    outcome, report_dir = samples
+    tab.open(report_dir / "index.html")
+    hrefs = tab.page.locator("#class tbody td.student a").evaluate_all(
+        "links => links.map(a => a.href)")
+    assert len(hrefs) == len(outcome.results)
+    for href in hrefs:
+        assert Path(unquote(urlparse(href).path)).is_file(), href
+    tab.page.locator("#class a", has_text="wrong_eval_sign").click()
+    assert tab.page.url.endswith("/students/wrong_eval_sign.html")
+    assert tab.page.locator("h1").inner_text() == "wrong_eval_sign"
+    assert tab.page.get_by_test_id("total").inner_text() == "15 / 100"
+    tab.page.get_by_role("link", name="class results").click()
+    assert tab.page.url.endswith("/index.html")
+    tab.assert_offline_and_quiet()
+
+
+# -- student pages ------------------------------------------------------------------------
+
+
+def test_failing_out_script_shows_side_by_side_diff(samples, tab):
+    _, report_dir = samples
+    tab.open(student_page(report_dir, "wrong_eval_sign"))
+    test = tab.page.locator('details.test[data-test="test_out_script"]')
+    assert test.get_attribute("open") is not None
+    assert "differs at line 24" in test.get_by_test_id("message").inner_text()
+    diff = test.get_by_test_id("diff")
+    assert diff.is_visible()
+    headers = diff.locator("thead th").all_inner_texts()
+    assert headers[0] == "expected" and headers[1].startswith("got")
+    first = diff.locator("tr.first")
+    assert first.count() == 1 and first.is_visible()
+    cells = first.locator("td").all_inner_texts()
+    assert cells[0] == "24" and cells[2] == "24"
+    assert cells[1].endswith("= 1000") and cells[3].endswith("= -1000")
+    assert first.locator("td.right .chg").inner_text() == "-"  # the one character that differs
+    assert test.get_by_test_id("mode").inner_text() == "exact bytes"
+    assert "Every character counts" in test.get_by_test_id("diff-legend").inner_text()
+    # The "first difference" link lands on that row.
+    test.get_by_role("link", name="24", exact=True).click()
+    assert tab.page.url.endswith("#test-1-first")
+    # Unchanged lines are folded; a button shows them.
+    hidden_rows = diff.locator("tbody[hidden] tr")
+    folded = hidden_rows.count()
+    assert folded > 0
+    shown = diff.locator("tr:visible").count()
+    diff.locator("button.unfold").first.click()
+    assert diff.locator("tr:visible").count() > shown
+    assert hidden_rows.count() < folded
+    tab.assert_offline_and_quiet()
+
+
+def test_marks_list_the_tests_of_each_criterion(samples, tab):
+    _, report_dir = samples
+    tab.open(student_page(report_dir, "wrong_eval_sign"))
+    helpers = tab.page.locator('[data-testid="criteria"] tr[data-criterion="helpers"] a.chip')
+    assert helpers.count() == 4
+    assert all("passed" in (c or "") for c in helpers.evaluate_all(
+        "chips => chips.map(c => c.className)"))
+    evaluation = tab.page.locator('tr[data-criterion="eval"] a.chip')
+    assert evaluation.all_inner_texts() == ["test_eval_matches_reference"]
+    evaluation.click()
+    assert tab.page.locator('details.test[data-test="test_eval_matches_reference"]').is_visible()
+    todo = tab.page.get_by_test_id("todo").inner_text()
+    assert "test_eval_matches_reference" in todo and "expected -1000, got 1000" in todo
+    tab.assert_offline_and_quiet()
+
+
+def test_violation_shows_its_source_line(samples, tab):
+    _, report_dir = samples
+    tab.open(student_page(report_dir, "extra_import"))
+    violation = tab.page.locator('.violation[data-rule="forbidden-import"]')
+    source = violation.get_by_test_id("source-line")
+    assert source.is_visible()
+    assert "import math" in source.inner_text()
+    assert "myAltNimFunctions.py:" in source.inner_text()
+    assert "What to do" in violation.inner_text()
+    # The file:line link opens the graded file at that line, highlighted.
+    source.locator("a").click()
+    line = tab.page.locator("table.code tr.hit")
+    assert line.count() == 1 and line.is_visible()
+    assert "import math" in line.inner_text()
+    tab.assert_offline_and_quiet()
+
+
+def test_grader_error_banner_only_when_a_result_has_a_grader_error(samples, built_reports, tab):
+    tab.open(student_page(built_reports, "broken_grader"))
+    banner = tab.page.get_by_test_id("grader-error")
+    assert banner.is_visible()
+    assert "KeyError('depth')" in banner.inner_text()
+    assert "do not release" in banner.inner_text()
+    tab.open(built_reports / "index.html")
+    assert tab.page.get_by_test_id("grader-errors").is_visible()
+    assert tab.page.locator('#class tr.grader-error').evaluate_all(
+        "rows => rows.map(r => r.dataset.student)") == ["broken_grader"]
+    tab.open(student_page(built_reports, "clean_student"))
+    assert tab.page.get_by_test_id("grader-error").count() == 0
+    # None of the real samples hit a grader error, so no banner anywhere.
+    _, report_dir = samples
+    tab.open(report_dir / "index.html")
+    assert tab.page.get_by_test_id("grader-errors").count() == 0
+    for page in sorted((report_dir / "students").glob("*.html")):
+        tab.open(page)
+        assert tab.page.get_by_test_id("grader-error").count() == 0, page.name
+    tab.assert_offline_and_quiet()
+
+
+def test_no_request_leaves_file_urls(samples, tab):
+    _, report_dir = samples
+    tab.open(report_dir / "index.html")
+    tab.page.locator("#class thead th", has_text="Total").click()
+    tab.page.locator("#filter").fill("a")
+    pages = sorted((report_dir / "students").glob("*.html"))
+    assert len(pages) >= 12
+    for page in pages:
+        tab.open(page)
+        for button in tab.page.locator("button.unfold").all():
+            button.click()
+        tab.page.locator("details:not([open]) > summary").evaluate_all(
+            "summaries => summaries.forEach(s => s.click())")
+    assert len(tab.requests) >= len(pages) + 1
+    tab.assert_offline_and_quiet()
+
+
+def test_hostile_text_is_shown_never_executed(built_reports, tab):
+    tab.open(built_reports / "index.html")
+    link = tab.page.locator("#class td.student a", has_text=HOSTILE)
+    assert link.is_visible() and link.inner_text() == HOSTILE
+    link.click()
+    assert tab.page.locator("h1").inner_text() == HOSTILE
+    assert HOSTILE in tab.page.title()
+    page_text = tab.page.locator("body").inner_text()
+    for shown in ("import math  # </pre><img src=x onerror=alert(2)>",
+                  "<iframe src=javascript:alert(4)></iframe>", "<svg onload=alert(5)>",
+                  "<a href=javascript:alert(6)>remove it</a>", "Forbidden <b>import</b>",
+                  "alert(7)</script>", f"got {HOSTILE}"):
+        assert shown in page_text, shown
+    assert tab.page.locator(".side.right", has_text=HOSTILE).is_visible()
+    tab.page.locator("summary", has_text="myAltNimFunctions.py").last.click()
+    assert tab.page.locator("table.code td", has_text=f"# {HOSTILE}").is_visible()
+    # Nothing the student wrote became an element.
+    assert tab.page.locator("body iframe, body img, body svg, body b, .violation a[href^=java]"
+                            ).count() == 0
+    assert tab.page.locator("script").count() == 1  # the report's own
+    tab.assert_offline_and_quiet()
+
+
+def test_hostile_folder_name_survives_real_grading(hostile_batch, tab):
+    name, report_dir = hostile_batch
+    tab.open(report_dir / "index.html")
+    link = tab.page.locator("#class td.student a")
+    assert link.inner_text() == name
+    link.click()
+    assert tab.page.locator("h1").inner_text() == name
+    tab.page.locator("summary", has_text="myAltNimFunctions.py").last.click()
+    assert tab.page.locator("table.code td", has_text=f"# </pre>{HOSTILE}").is_visible()
+    assert tab.page.locator("body img").count() == 0
+    tab.assert_offline_and_quiet()
+
+
+def test_print_view_hides_controls_and_opens_sections(samples, tab):
+    _, report_dir = samples
+    tab.open(report_dir / "index.html")
+    tab.page.emulate_media(media="print")
+    assert tab.page.locator("#filter").is_hidden()
+    tab.open(student_page(report_dir, "import_crash"))
+    tab.page.locator("details[data-print-open]").first.evaluate("d => { d.open = false; }")
+    tab.page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    closed = tab.page.locator("details[data-print-open]:not([open])").count()
+    assert closed == 0
+    assert tab.page.locator("button.unfold:visible").count() == 0
+    tab.page.emulate_media(media="screen")
+    tab.assert_offline_and_quiet()
+
+
+def test_screenshots(samples, tab):
+    """Screenshots for a human to look at (not compared)."""
+    _, report_dir = samples
+    tab.page.set_viewport_size({"width": 1280, "height": 1000})
+    tab.open(report_dir / "index.html")
+    tab.page.screenshot(path=SCREENSHOTS / "report-index.png", full_page=True)
+    tab.open(student_page(report_dir, "wrong_eval_sign"))
+    tab.page.screenshot(path=SCREENSHOTS / "report-student.png", full_page=False)
+    for name in ("report-index.png", "report-student.png"):
+        assert (SCREENSHOTS / name).stat().st_size > 10_000
+    tab.assert_offline_and_quiet()

@@ -1,0 +1,44 @@
+"""How fast a class is graded: copies of the altNim samples graded in one batch.
+
+Usage: .venv/bin/python benchmarks/batch_throughput.py [copies]  (default 5 copies of each
+sample except the infinite loop, whose cost is its time limit, not the harness's).
+Prints submissions per second and the per-submission cost; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from graders.batch import BatchRequest, grade_batch
+from graders.packs import get_pack
+
+SKIP = {"infinite_loop"}
+
+
+def main(copies: int) -> None:
+    pack = get_pack("altnim")
+    samples = [p for p in (pack.fixtures_dir / "submissions").iterdir()
+               if p.is_dir() and p.name not in SKIP]
+    with tempfile.TemporaryDirectory() as temp:
+        batch = Path(temp) / "batch"
+        for copy in range(copies):
+            for sample in samples:
+                shutil.copytree(sample, batch / f"{sample.name}-{copy}")
+        sources = sorted(batch.iterdir())
+        started = time.perf_counter()
+        outcome = grade_batch(BatchRequest(pack=pack, sources=sources,
+                                           out_dir=Path(temp) / "reports"))
+        seconds = time.perf_counter() - started
+    print(f"isolation: {outcome.isolation.value}")
+    print(f"graded {len(outcome.results)} submissions in {seconds:.1f} s "
+          f"({len(outcome.results) / seconds:.2f} per second, {1000 * seconds / len(sources):.0f} "
+          "ms each, reports included)")
+    print(f"projected for 1,000 submissions: {1000 * seconds / len(sources) / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

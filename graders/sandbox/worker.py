@@ -253,6 +253,8 @@ def _describe_exception(op: str, error: dict[str, Any]) -> str:
 def _describe_exit(status: int | None, limits: Limits) -> str:
     if status is None:
         return "the process running your code stopped answering."
+    if status > 128 and (status - 128) in signal.Signals._value2member_map_:
+        status = 128 - status  # bubblewrap reports a child killed by signal n as 128 + n
     if status < 0:
         sig = -status
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)

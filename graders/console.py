@@ -76,7 +76,8 @@ def precheck_report(result: SubmissionResult) -> None:
         mark = {"passed": "[green]PASS[/]", "failed": "[red]FAIL[/]"}.get(
             test.outcome, "[yellow]ERROR[/]"
         )
-        out.print(f"  {mark} {escape(test.name)}")
+        case = f" [{test.case}]" if test.case else ""
+        out.print(f"  {mark} {escape(test.name + case)}")
         if test.outcome != "passed":
             out.print("       " + test.message.replace("\n", "\n       "), markup=False)
     for v in result.violations:

@@ -11,7 +11,7 @@ handout's 10 s, and the reference answers in a few milliseconds.
 Command line (prints a test case file in the format of the official testcase.txt; the pack's
 hidden cases, fixtures/pnt/inputs/hidden.txt, were made this way):
 
-    python -m graders.packs.pnt.generate --seed 472 --count 12 --prefix hidden
+    python -m graders.packs.pnt.generate --seed 472 --count 10 --prefix hidden
 """
 
 from __future__ import annotations

@@ -10,8 +10,11 @@ from graders.packs.pnt.grading import PROGRAM, SAMPLE, SAMPLE_OUTPUT, hidden_cas
 
 
 def golden_files(pack: Pack) -> list[GoldenFile]:
-    sample = GoldenFile(SAMPLE_OUTPUT, [GoldenRun([*PROGRAM, *SAMPLE.position.argv()])],
-                        public=True)
-    hidden = [GoldenFile(f"{case.name}.txt", [GoldenRun([*PROGRAM, *case.position.argv()])])
-              for case in hidden_cases(pack.id)]
+    sample = GoldenFile(
+        SAMPLE_OUTPUT, [GoldenRun([*PROGRAM, *SAMPLE.position.argv()])], public=True
+    )
+    hidden = [
+        GoldenFile(f"{case.name}.txt", [GoldenRun([*PROGRAM, *case.position.argv()])])
+        for case in hidden_cases(pack.id)
+    ]
     return [sample, *hidden]

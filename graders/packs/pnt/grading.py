@@ -1,7 +1,8 @@
 """The PNT test cases and the field checks the grader tests use (parent side).
 
 Students' programs are run, never imported: ``python3 pnt.py <args>`` in the sandbox, once per
-case and submission (the run is cached, so the seven field tests of a case share it). The
+case and submission (the seven field tests of a case share the run through a cache that lives
+for one grading session). The
 output is parsed with :mod:`graders.packs.pnt.output` and compared with the expected output
 field by field; a failure shows the command, every field expected and got, and what the
 program printed.
@@ -24,7 +25,8 @@ PROGRAM = ["python3", "pnt.py"]
 SAMPLE = Case("sample", parse_cases("TakeTokens 7 3 1 4 2 3")[0].position)
 SAMPLE_OUTPUT = "output_sample.txt"
 OFFICIAL_NAMES = ["input1", "input2", "input3"]
-HIDDEN_FILE = "hidden.txt"
+# Hidden inputs, in fixtures/<id>/inputs/: generated positions, then hand-picked ones.
+HIDDEN_FILES = ("hidden.txt", "targeted.txt")
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,15 @@ def public_cases() -> list[CaseRef]:
 
 
 def hidden_cases(pack_id: str = "pnt") -> list[Case]:
-    """The hidden cases of ``fixtures/<id>/inputs/hidden.txt`` (none in a student's kit)."""
-    path = project_root() / "fixtures" / pack_id / "inputs" / HIDDEN_FILE
-    return parse_cases(path.read_text(encoding="utf-8"), strict=True) if path.is_file() else []
+    """The hidden cases of ``fixtures/<id>/inputs/`` (none in a student's kit)."""
+    folder = project_root() / "fixtures" / pack_id / "inputs"
+    cases = []
+    for name in HIDDEN_FILES:
+        if (folder / name).is_file():
+            cases += parse_cases((folder / name).read_text(encoding="utf-8"), strict=True)
+    if len({case.name for case in cases}) != len(cases):
+        raise GraderError(f"two hidden cases of {pack_id} have the same name")
+    return cases
 
 
 def all_cases() -> list[CaseRef]:
@@ -66,8 +74,9 @@ class CaseRun:
         return " ".join([*PROGRAM, *self.case.position.argv()])
 
 
-def load_case(ref: CaseRef, pack: Pack, public_file: Callable[[str], str],
-              golden: Callable[[str], str]) -> tuple[Case, str]:
+def load_case(
+    ref: CaseRef, pack: Pack, public_file: Callable[[str], str], golden: Callable[[str], str]
+) -> tuple[Case, str]:
     """`golden` is only called for hidden cases, so public tests never touch hidden files."""
     if ref.name == SAMPLE.name:
         return SAMPLE, public_file(SAMPLE_OUTPUT)
@@ -78,27 +87,34 @@ def load_case(ref: CaseRef, pack: Pack, public_file: Callable[[str], str],
     return by_name[ref.name], golden(f"{ref.name}.txt")
 
 
-# Runs of the submission being graded: tests are ordered by submission, so a new key means
-# the previous student is done and their runs are never read again.
-_RUNS: dict[tuple[str, str], CaseRun] = {}
+def run_case(
+    runs: dict[tuple[str, str], CaseRun],
+    key: str,
+    case: Case,
+    expected_text: str,
+    pack: Pack,
+    run_program: Callable[..., RunResult],
+) -> CaseRun:
+    """Run the student's program on `case` once per submission `key`, cached in `runs`.
 
-
-def run_case(key: str, case: Case, expected_text: str, pack: Pack,
-             run_program: Callable[..., RunResult]) -> CaseRun:
-    """Run (once per submission `key`) the student's program on `case`."""
-    if (key, case.name) not in _RUNS:
+    `runs` lives as long as one grading session. Tests are ordered by submission, so a new key
+    means the previous student is done: their runs are dropped.
+    """
+    if (key, case.name) not in runs:
         expected = parse_output(expected_text)
         if not expected.format_ok:
-            raise GraderError(f"expected output of {case.name} does not parse: "
-                              f"{expected.problem_lines()} (run `grade golden {pack.id}`)")
+            raise GraderError(
+                f"expected output of {case.name} does not parse: "
+                f"{expected.problem_lines()} (run `grade golden {pack.id}`)"
+            )
         run = run_program([*PROGRAM, *case.position.argv()])
         problem = run.problem(pack.limits)
         if run.output_truncated:
             problem = problem or f"printed more than {pack.limits.output_kb} KB"
-        if any(done != key for done, _ in _RUNS):
-            _RUNS.clear()
-        _RUNS[(key, case.name)] = CaseRun(case, run, expected, parse_output(run.stdout), problem)
-    return _RUNS[(key, case.name)]
+        if any(done != key for done, _ in runs):
+            runs.clear()
+        runs[(key, case.name)] = CaseRun(case, run, expected, parse_output(run.stdout), problem)
+    return runs[(key, case.name)]
 
 
 def field_ok(result: CaseRun, name: str) -> bool:
@@ -106,8 +122,8 @@ def field_ok(result: CaseRun, name: str) -> bool:
     got, want = result.got.values[name], result.expected.values[name]
     if got is None:
         return False
-    if name == "branching":
-        visited, evaluated = result.expected.values["visited"], result.expected.values["evaluated"]
+    visited, evaluated = result.expected.values["visited"], result.expected.values["evaluated"]
+    if name == "branching" and visited is not None and evaluated is not None:
         return branching_matches(float(got), int(visited), int(evaluated))
     return got == want
 
@@ -117,8 +133,10 @@ def check_fields(result: CaseRun, names: list[str]) -> None:
     wrong = [name for name in names if not field_ok(result, name)]
     if result.problem is None and not wrong:
         return
-    parts = [f"{LABELS[n]}: expected {_shown(result.expected, n)}, got {_shown(result.got, n)}"
-             for n in wrong]
+    parts = [
+        f"{LABELS[n]}: expected {_shown(result.expected, n)}, got {_shown(result.got, n)}"
+        for n in wrong
+    ]
     raise Mismatch(_message(result, result.problem, parts), _details(result))
 
 
@@ -137,11 +155,23 @@ def _message(result: CaseRun, problem: str | None, parts: list[str]) -> str:
 
 
 def _details(result: CaseRun) -> dict:
-    rows = [{"field": LABELS[n], "expected": _shown(result.expected, n),
-             "got": _shown(result.got, n), "ok": field_ok(result, n)} for n in NAMES]
-    return {"kind": "fields", "what": f"output of {result.command}", "rows": rows,
-            "input": result.command, "stdout": result.run.stdout[-4000:] or "(nothing)",
-            "stderr": result.run.stderr[-4000:]}
+    rows = [
+        {
+            "field": LABELS[n],
+            "expected": _shown(result.expected, n),
+            "got": _shown(result.got, n),
+            "ok": field_ok(result, n),
+        }
+        for n in NAMES
+    ]
+    return {
+        "kind": "fields",
+        "what": f"output of {result.command}",
+        "rows": rows,
+        "input": result.command,
+        "stdout": result.run.stdout[-4000:] or "(nothing)",
+        "stderr": result.run.stderr[-4000:],
+    }
 
 
 def _shown(parsed: ParsedOutput, name: str) -> str:

@@ -11,17 +11,32 @@ from __future__ import annotations
 
 import pytest
 
-from graders.packs.pnt.grading import CaseRef, all_cases, check_fields, check_format, load_case, run_case
+from graders.packs.pnt.grading import (
+    CaseRef,
+    all_cases,
+    check_fields,
+    check_format,
+    load_case,
+    run_case,
+)
 
-CASES = [pytest.param(ref, id=ref.name, marks=[pytest.mark.public] if ref.public else [])
-         for ref in all_cases()]
+CASES = [
+    pytest.param(ref, id=ref.name, marks=[pytest.mark.public] if ref.public else [])
+    for ref in all_cases()
+]
+
+
+@pytest.fixture(scope="session")
+def runs() -> dict:
+    """The runs of the submission being graded, shared by the tests of one session."""
+    return {}
 
 
 @pytest.fixture
-def result(case, submission, pack, run_program, public_file, golden):
+def result(case, submission, pack, run_program, public_file, golden, runs):
     """The student's run of `case`, and the expected output (golden files for hidden cases)."""
     loaded, expected = load_case(case, pack, public_file, golden)
-    return run_case(submission.id, loaded, expected, pack, run_program)
+    return run_case(runs, submission.id, loaded, expected, pack, run_program)
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -1,0 +1,92 @@
+"""The seeded generator of hidden PNT positions (graders/packs/pnt/generate.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from graders.packs.pnt import generate as gen
+from graders.packs.pnt.cases import parse_cases
+from graders.packs.pnt.positions import Position, position_error
+
+REFERENCE = Path(__file__).resolve().parents[3] / "reference_solutions" / "pnt" / "pnt.py"
+POSITIONS = gen.generate(seed=2021, count=200)
+
+
+def load_reference():
+    """Import the reference program under a name of its own (the template is also pnt.py)."""
+    spec = importlib.util.spec_from_file_location("pnt_reference", REFERENCE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_same_seed_same_positions() -> None:
+    assert gen.generate(seed=5, count=20) == gen.generate(seed=5, count=20)
+    assert gen.generate(seed=5, count=20) != gen.generate(seed=6, count=20)
+
+
+def test_positions_are_valid_and_distinct() -> None:
+    assert len(set(POSITIONS)) == len(POSITIONS)
+    assert [p for p in POSITIONS if position_error(p)] == []
+
+
+def test_positions_stay_within_limits() -> None:
+    assert all(gen.MIN_TOKENS <= p.n <= gen.MAX_TOKENS for p in POSITIONS)
+    assert all(0 <= p.depth <= gen.MAX_DEPTH for p in POSITIONS)
+    sizes = [gen.tree_size(p.n, p.taken, p.depth, gen.NODE_BUDGET) for p in POSITIONS]
+    assert max(sizes) <= gen.NODE_BUDGET
+
+
+def test_positions_cover_the_interesting_kinds() -> None:
+    assert any(not p.taken for p in POSITIONS)  # first move of a game
+    assert any(len(p.taken) % 2 == 1 for p in POSITIONS)  # Min to move
+    assert any(len(p.taken) % 2 == 0 and p.taken for p in POSITIONS)  # Max, mid-game
+    assert any(p.depth == 0 for p in POSITIONS) and any(p.depth > 0 for p in POSITIONS)
+    assert len({p.n for p in POSITIONS}) >= 15
+
+
+def test_limits_are_honoured() -> None:
+    small = gen.generate(seed=1, count=30, max_tokens=6, max_depth=2, node_budget=50)
+    assert all(p.n <= 6 and p.depth <= 2 for p in small)
+    assert all(gen.tree_size(p.n, p.taken, p.depth, 50) <= 50 for p in small)
+
+
+def test_impossible_request_fails_clearly() -> None:
+    with pytest.raises(ValueError, match="cannot find 50 distinct positions"):
+        gen.generate(seed=1, count=50, max_tokens=3, max_depth=1)
+
+
+def test_tree_size() -> None:
+    # n=7 after 1, depth 1: root + 6 children.  Full n=3 game: root, 1, then 2 and 3.
+    assert gen.tree_size(7, (1,), 1, budget=100) == 7
+    assert gen.tree_size(3, (), 0, budget=100) == 4
+    assert gen.tree_size(20, (), 0, budget=1000) == 1001  # stops just above the budget
+
+
+def test_random_history_leaves_a_move() -> None:
+    rng = random.Random(3)
+    for _ in range(200):
+        n = rng.randint(3, 20)
+        assert position_error(Position(n, gen.random_history(rng, n), 0)) is None
+
+
+def test_command_line_prints_a_case_file(capsys: pytest.CaptureFixture[str]) -> None:
+    gen.main(["--seed", "4", "--count", "3"])
+    cases = parse_cases(capsys.readouterr().out, strict=True)
+    assert cases == gen.generate_cases(seed=4, count=3)
+    assert [c.name for c in cases] == ["input1", "input2", "input3"]
+
+
+def test_reference_answers_generated_cases_quickly() -> None:
+    pnt = load_reference()
+    slowest = 0.0
+    for p in POSITIONS:
+        start = time.perf_counter()
+        pnt.alpha_beta_search(p.n, list(p.taken), p.depth)
+        slowest = max(slowest, time.perf_counter() - start)
+    assert slowest < 0.5

@@ -1,0 +1,114 @@
+"""The PNT field checks and run cache (graders/packs/pnt/grading.py), on made-up runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.packs import get_pack
+from graders.packs.pnt.grading import (
+    SAMPLE,
+    CaseRef,
+    check_fields,
+    check_format,
+    field_ok,
+    load_case,
+    run_case,
+)
+from graders.sandbox import RunResult
+from graders.testing import Mismatch
+
+PACK = get_pack("pnt")
+EXPECTED = (
+    "Move: 5\nValue: -1.0\nNumber of Nodes Visited: 10\nNumber of Nodes Evaluated: 6\n"
+    "Max Depth Reached: 2\nAvg Effective Branching Factor: 2.2\n"
+)  # 9/4 = 2.25: a rounding tie
+
+
+def fake_runner(stdout: str, exit_code: int = 0, timed_out: bool = False, stderr: str = ""):
+    """A run_program stand-in that records its calls."""
+    calls = []
+
+    def run(argv, stdin="", timeout=None, workspace="student"):
+        calls.append(argv)
+        return RunResult(argv, stdout, stderr, exit_code, timed_out, False, 0.01)
+
+    run.calls = calls
+    return run
+
+
+def graded(stdout: str, **kwargs):
+    return run_case({}, "student", SAMPLE, EXPECTED, PACK, fake_runner(stdout, **kwargs))
+
+
+def test_both_roundings_of_a_branching_tie_pass():
+    for shown in ("2.2", "2.3"):
+        assert field_ok(graded(EXPECTED.replace("2.2", shown)), "branching")
+    assert not field_ok(graded(EXPECTED.replace("2.2", "2.4")), "branching")
+
+
+def test_wrong_count_names_field_and_shows_every_row():
+    result = graded(EXPECTED.replace("Visited: 10", "Visited: 11"))
+    check_fields(result, ["move", "value"])
+    with pytest.raises(Mismatch) as caught:
+        check_fields(result, ["visited"])
+    assert caught.value.message == "case sample: Number of Nodes Visited: expected 10, got 11"
+    details = caught.value.details
+    assert [row["ok"] for row in details["rows"]] == [True, True, False, True, True, True]
+    assert details["input"] == "python3 pnt.py 7 3 1 4 2 3"
+
+
+def test_two_decimals_pass_the_values_and_fail_the_format():
+    result = graded(EXPECTED.replace("-1.0", "-1.00").replace("2.2", "2.25"))
+    check_fields(result, ["value", "branching"])
+    with pytest.raises(Mismatch, match="expected one decimal place, got '-1.00'"):
+        check_format(result)
+
+
+def test_tolerated_layout_passes_the_format():
+    check_format(graded(EXPECTED.replace("Move: 5", "Move: 5 ").rstrip("\n")))
+
+
+def test_crash_fails_every_check_and_names_the_error():
+    result = graded("", exit_code=1, stderr="Traceback...\nIndexError: list index out of range\n")
+    for check in (lambda: check_fields(result, ["move"]), lambda: check_format(result)):
+        with pytest.raises(Mismatch, match="exited with status 1: IndexError"):
+            check()
+
+
+def test_output_before_a_timeout_is_still_shown():
+    result = graded(EXPECTED, timed_out=True, exit_code=None)
+    with pytest.raises(Mismatch) as caught:
+        check_fields(result, ["move"])
+    assert "did not finish within 10 s" in caught.value.message
+    assert caught.value.details["stdout"] == EXPECTED
+
+
+def test_runs_are_cached_per_submission():
+    runs: dict = {}
+    runner = fake_runner(EXPECTED)
+    for key in ("alice", "alice", "bob", "alice"):
+        run_case(runs, key, SAMPLE, EXPECTED, PACK, runner)
+    assert len(runner.calls) == 3  # alice once, bob once, alice again after bob
+    assert list(runs) == [("alice", "sample")]
+
+
+def test_public_cases_never_read_golden_files():
+    def no_golden(name: str) -> str:
+        raise AssertionError(f"read golden {name}")
+
+    for name in ("input1", "input2", "input3", "sample"):
+        case, text = load_case(CaseRef(name, True), PACK, PACK.template_text, no_golden)
+        assert text.startswith("Move: ")
+    case, _ = load_case(CaseRef("input3", True), PACK, PACK.template_text, no_golden)
+    assert case.position.taken == (4, 2, 6)
+
+
+def test_hidden_cases_read_their_golden_file():
+    asked = []
+    case, text = load_case(
+        CaseRef("extra1", False),
+        PACK,
+        PACK.template_text,
+        lambda name: asked.append(name) or EXPECTED,
+    )
+    assert asked == ["extra1.txt"] and case.position.argv() == ["7", "1", "3", "2"]

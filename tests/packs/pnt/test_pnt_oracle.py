@@ -1,0 +1,81 @@
+"""The PNT reference's alpha-beta agrees with a plain minimax written here, on random positions.
+
+Alpha-beta with ties to the smaller token must return the minimax value and the smallest
+token whose minimax value is optimal; its counters must describe a subtree of the minimax tree.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from graders.packs.pnt.generate import generate
+from graders.packs.pnt.positions import Position, legal_moves
+
+ROOT = Path(__file__).resolve().parents[3]
+REFERENCE = ROOT / "reference_solutions" / "pnt" / "pnt.py"
+
+
+def load_reference():
+    """Import the reference program under a name of its own (the template is also pnt.py)."""
+    spec = importlib.util.spec_from_file_location("pnt_reference", REFERENCE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pnt = load_reference()
+
+
+def minimax(n: int, taken: list[int], depth: int, limit: int | None, counts: dict) -> float:
+    """Plain minimax value from Max's side; counts every node and leaf in `counts`."""
+    counts["nodes"] += 1
+    counts["depth"] = max(counts["depth"], depth)
+    last = taken[-1] if taken else None
+    moves = legal_moves(n, taken, last)
+    max_to_move = len(taken) % 2 == 0
+    if not moves or depth == limit:
+        counts["leaves"] += 1
+        return pnt.evaluate(n, set(taken), last, max_to_move)
+    values = [minimax(n, [*taken, m], depth + 1, limit, counts) for m in moves]
+    return max(values) if max_to_move else min(values)
+
+
+def oracle(position: Position) -> tuple[set[int], float, dict]:
+    """Optimal root moves, the minimax value and the full tree's counts."""
+    taken = list(position.taken)
+    limit = position.depth or None
+    counts = {"nodes": 1, "leaves": 0, "depth": 0}
+    moves = legal_moves(position.n, taken, taken[-1] if taken else None)
+    values = {m: minimax(position.n, [*taken, m], 1, limit, counts) for m in moves}
+    best = max(values.values()) if len(taken) % 2 == 0 else min(values.values())
+    return {m for m, v in values.items() if v == best}, best, counts
+
+
+positions = st.integers(0, 10**6).map(lambda seed: generate(seed, 1, node_budget=3000)[0])
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(positions)
+def test_alpha_beta_matches_minimax(position: Position) -> None:
+    move, value, visited, evaluated, max_depth, abf = pnt.alpha_beta_search(
+        position.n, list(position.taken), position.depth
+    )
+    best_moves, best_value, full = oracle(position)
+    assert value == best_value
+    assert move == min(best_moves)
+    assert 1 < visited <= full["nodes"]
+    assert 0 < evaluated <= full["leaves"]
+    assert max_depth <= full["depth"]
+    assert abf == (visited - 1) / (visited - evaluated)
+    if position.depth:
+        assert max_depth <= position.depth

@@ -1,0 +1,82 @@
+"""The PNT pack end to end: reference, bare template, hidden inputs, and the student pre-check."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from graders.batch import BatchRequest, grade_batch
+from graders.cli import main
+from graders.packs import get_pack
+from graders.packs.pnt.generate import case_file
+from graders.packs.pnt.grading import all_cases, hidden_cases
+
+PACK = get_pack("pnt")
+
+
+def test_reference_solution_scores_full_marks():
+    [result] = grade_batch(BatchRequest(pack=PACK, sources=[PACK.reference_dir])).results
+    assert result.status == "graded"
+    assert result.total == PACK.declaration.max_points, [t.message for t in result.tests]
+    assert result.violations == []
+
+
+def test_bare_template_scores_zero_without_grader_error(tmp_path: Path):
+    student = tmp_path / "bare"
+    student.mkdir()
+    shutil.copyfile(PACK.templates_dir / "pnt.py", student / "pnt.py")
+    [result] = grade_batch(BatchRequest(pack=PACK, sources=[student])).results
+    assert result.status == "graded" and not result.grader_errors
+    assert result.total == 0
+    assert "NotImplementedError" in result.tests[0].details["stderr"]
+
+
+def test_hidden_generated_cases_are_reproducible():
+    text = (PACK.fixtures_dir / "inputs" / "hidden.txt").read_text()
+    words = text.splitlines()[0].split()
+    seed = int(words[words.index("--seed") + 1])
+    count = int(words[words.index("--count") + 1])
+    assert text == case_file(seed, count, prefix="hidden")
+
+
+def test_cases_are_the_official_ones_then_hidden():
+    refs = all_cases()
+    assert [r.name for r in refs if r.public] == ["input1", "input2", "input3", "sample"]
+    assert [r.name for r in refs if not r.public] == [c.name for c in hidden_cases()]
+    assert len(hidden_cases()) >= 10
+
+
+@pytest.fixture
+def starter_kit(tmp_path: Path) -> Path:
+    kit = tmp_path / "kit"
+    shutil.copytree(PACK.templates_dir, kit)
+    return kit
+
+
+def test_precheck_passes_on_the_reference(starter_kit: Path, capsys):
+    shutil.copyfile(PACK.reference_dir / "pnt.py", starter_kit / "pnt.py")
+    assert main(["check", str(starter_kit)]) == 0
+    assert "All public tests pass" in capsys.readouterr().out
+
+
+def test_precheck_names_the_failing_case(starter_kit: Path, capsys):
+    mistake = PACK.fixtures_dir / "submissions" / "no_pruning" / "pnt.py"
+    shutil.copyfile(mistake, starter_kit / "pnt.py")
+    assert main(["check", str(starter_kit)]) == 1
+    printed = capsys.readouterr().out
+    assert "test_visited" in printed and "expected 12, got 13" in printed
+
+
+def test_precheck_never_reads_hidden_material(starter_kit: Path, monkeypatch):
+    shutil.copyfile(PACK.reference_dir / "pnt.py", starter_kit / "pnt.py")
+    hidden = [PACK.reference_dir, PACK.fixtures_dir / "golden"]
+    real_open = Path.open
+
+    def guarded_open(self: Path, *args, **kwargs):
+        assert not any(part in self.resolve().parents for part in hidden), f"read {self}"
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", guarded_open)
+    assert main(["check", str(starter_kit)]) == 0

@@ -23,6 +23,7 @@ from graders.checks import run_rules
 from graders.errors import GraderError
 from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
 from graders.packs import PACKS_DIR, Pack
+from graders.parallel import grade_in_jobs
 from graders.plugin import GradingPlugin, GradingState
 from graders.report import ReportWriter
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
@@ -45,6 +46,8 @@ class BatchRequest:
     due: datetime | None = None
     isolation: Isolation | None = None
     progress: Progress | None = None
+    jobs: int = 1
+    write_index: bool = True
 
 
 @dataclass
@@ -109,7 +112,16 @@ def _run(
         if request.progress:
             request.progress(result)
 
-    if pending:
+    if pending and writer and request.jobs > 1 and len(pending) > 1:
+        def collected(result: SubmissionResult) -> None:
+            outcome.results.append(result)
+            if request.progress:
+                request.progress(result)
+
+        lost, why = grade_in_jobs(request, pending, writer, collected)
+        for submission in lost:
+            done(submission, [_session_error(f"its grading job ended without a result. {why}")])
+    elif pending:
         reference = (
             None
             if request.public_only
@@ -129,22 +141,16 @@ def _run(
         for submission in pending:
             if submission.id not in state.finished:
                 state.finished.add(submission.id)
-                done(
-                    submission,
-                    [
-                        TestOutcome(
-                            name="grading session",
-                            case="",
-                            outcome="error",
-                            public=False,
-                            message=f"grader error: the tests did not run (pytest {code.name})",
-                        )
-                    ],
-                )
+                done(submission, [_session_error(f"the tests did not run (pytest {code.name})")])
     outcome.results.sort(key=lambda r: r.student.lower())
-    if writer:
+    if writer and request.write_index:
         writer.write_index(outcome.results, sandbox.isolation)
     return outcome
+
+
+def _session_error(why: str) -> TestOutcome:
+    return TestOutcome(name="grading session", case="", outcome="error", public=False,
+                       message=f"grader error: {why}")
 
 
 def _pytest_args(pack: Pack) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -44,6 +45,9 @@ def cli() -> None:
     type=click.Choice([i.value for i in Isolation]),
     help="Force an isolation level (default: the strongest available).",
 )
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
+              show_default="the number of CPUs", help="Grading processes to run at once.")
+@click.option("--no-index", is_flag=True, hidden=True, help="Used by --jobs: no class index.")
 def run_command(
     paths: tuple[Path, ...],
     assignment: str | None,
@@ -52,6 +56,8 @@ def run_command(
     require_sandbox: bool,
     due: datetime | None,
     isolation: str | None,
+    jobs: int,
+    no_index: bool,
 ) -> None:
     """Grade every submission (a folder or .zip per student) under PATHS."""
     code = EXIT_OK
@@ -69,6 +75,8 @@ def run_command(
                     due=due,
                     progress=advance,
                     isolation=Isolation(isolation) if isolation else None,
+                    jobs=jobs,
+                    write_index=not no_index,
                 )
             )
         console.isolation_line(outcome.isolation)

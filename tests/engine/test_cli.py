@@ -76,3 +76,10 @@ def test_explain_and_rules_document_themselves(capsys):
     assert "limits.wall_seconds: Wall-clock limit" in capsys.readouterr().out
     assert main(["rules"]) == 0
     assert "forbidden-import:" in capsys.readouterr().out
+
+
+def test_parallel_jobs_give_the_same_marks(batch, tmp_path):
+    single, double = tmp_path / "one", tmp_path / "two"
+    assert main([str(batch), "--out", str(single), "--jobs", "1"]) == 0
+    assert main([str(batch), "--out", str(double), "--jobs", "2"]) == 0
+    assert (single / "marks.csv").read_text() == (double / "marks.csv").read_text()

@@ -17,13 +17,8 @@ import pytest
 from graders.batch import BatchRequest, grade_batch
 from graders.packs import get_pack
 from graders.report import ReportWriter
-from graders.results import (
-    CriterionMark,
-    Deduction,
-    SubmissionResult,
-    TestOutcome,
-    ViolationRecord,
-)
+from graders.results import CriterionMark, Deduction, SubmissionResult, ViolationRecord
+from graders.results import TestOutcome as Outcome  # not "Test*": pytest would collect it
 from graders.sandbox import Isolation
 from graders.submissions import find_submissions, slugify
 
@@ -113,6 +108,10 @@ def visible_students(tab: Tab) -> list[str]:
         "rows => rows.map(r => r.dataset.student)")
 
 
+def open_files(tab: Tab) -> None:
+    tab.page.locator("details[id^=file-]").evaluate_all("ds => ds.forEach(d => { d.open = true; })")
+
+
 # -- hand-built results -------------------------------------------------------------------
 
 
@@ -123,7 +122,7 @@ def built_result(student: str, **changes) -> SubmissionResult:
         isolation="bubblewrap", total=85.0, max_total=pack.declaration.max_points,
         criteria=[CriterionMark(id=c.id, title=c.title, points=c.points, earned=c.points,
                                 passed=1, total=1) for c in pack.declaration.criteria],
-        tests=[TestOutcome(name="test_out_script", case="", outcome="passed", public=True)],
+        tests=[Outcome(name="test_out_script", case="", outcome="passed", public=True)],
         files={"myAltNimFunctions.py": "def eval(state, isMax):\n    return 0\n"},
         graded_at="2026-01-01T00:00:00+00:00",
     )
@@ -137,7 +136,7 @@ def built_reports(tmp_path_factory) -> Path:
     broken = built_result(
         "broken_grader", status="grader-error", total=0.0,
         grader_errors=["test_minimax [case 3]: grader error: KeyError('depth')"],
-        tests=[TestOutcome(name="test_minimax_matches_reference", case="case 3",
+        tests=[Outcome(name="test_minimax_matches_reference", case="case 3",
                            outcome="error", public=False,
                            message="grader error: KeyError('depth')",
                            details={"kind": "grader-error",
@@ -147,7 +146,7 @@ def built_reports(tmp_path_factory) -> Path:
         HOSTILE,
         files={"myAltNimFunctions.py": f"# {HOSTILE}\nimport math  # </pre><img src=x "
                                        "onerror=alert(2)>\n"},
-        tests=[TestOutcome(
+        tests=[Outcome(
             name="test_out_script", case=HOSTILE, outcome="failed", public=True,
             message=f"output differs at line 1: got {HOSTILE}",
             details={"kind": "text-diff", "what": "output of testAltNim.py vs out.script",
@@ -163,10 +162,17 @@ def built_reports(tmp_path_factory) -> Path:
         deductions=[Deduction(reason="Forbidden import <script>alert(7)</script>", points=15.0)],
     )
     clean = built_result("clean_student", total=100.0)
+    cases = built_result("many_cases", tests=[
+        Outcome(name="test_minimax_matches_reference", case=f"depth{depth}",
+                outcome="passed" if depth == 1 else "failed", public=False,
+                message=f"MiniMax at depth {depth}: expected 7, got {depth}",
+                details={"kind": "fields", "what": f"MiniMax at depth {depth}",
+                         "rows": [{"field": "value", "expected": 7, "got": depth, "ok": False}]})
+        for depth in range(1, 5)])
     writer = ReportWriter(out, get_pack("altnim"))
-    for result in (broken, hostile, clean):
+    for result in (broken, hostile, clean, cases):
         writer.write_student(result)
-    writer.write_index([broken, hostile, clean], Isolation.BUBBLEWRAP)
+    writer.write_index([broken, hostile, clean, cases], Isolation.BUBBLEWRAP)
     return out
 
 
@@ -306,6 +312,23 @@ def test_marks_list_the_tests_of_each_criterion(samples, tab):
     tab.assert_offline_and_quiet()
 
 
+def test_parameter_cases_are_grouped_and_links_open_closed_cases(built_reports, tab):
+    tab.open(student_page(built_reports, "many_cases"))
+    todo = tab.page.get_by_test_id("todo").inner_text()
+    assert "3 of 4 cases failed: depth2, depth3, depth4" in todo
+    chips = tab.page.locator('tr[data-criterion="minimax"] a.chip').all_inner_texts()
+    assert chips == ["test_minimax_matches_reference 1/4", "depth2", "depth3", "depth4"]
+    cases = tab.page.locator('details.test[data-test="test_minimax_matches_reference"]')
+    assert [c is not None for c in cases.evaluate_all("ds => ds.map(d => d.open || null)")] == [
+        True, False, False]  # only the first failing case starts open
+    tab.page.locator('tr[data-criterion="minimax"] a.chip', has_text="depth4").click()
+    last = cases.nth(2)
+    assert last.get_attribute("open") is not None
+    assert last.get_by_test_id("fields").is_visible()
+    assert "expected 7, got 4" in last.inner_text()
+    tab.assert_offline_and_quiet()
+
+
 def test_violation_shows_its_source_line(samples, tab):
     _, report_dir = samples
     tab.open(student_page(report_dir, "extra_import"))
@@ -354,8 +377,7 @@ def test_no_request_leaves_file_urls(samples, tab):
     assert len(pages) >= 12
     for page in pages:
         tab.open(page)
-        for button in tab.page.locator("button.unfold").all():
-            button.click()
+        tab.page.locator("button.unfold").evaluate_all("bs => bs.forEach(b => b.click())")
         tab.page.locator("details:not([open]) > summary").evaluate_all(
             "summaries => summaries.forEach(s => s.click())")
     assert len(tab.requests) >= len(pages) + 1
@@ -376,7 +398,7 @@ def test_hostile_text_is_shown_never_executed(built_reports, tab):
                   "alert(7)</script>", f"got {HOSTILE}"):
         assert shown in page_text, shown
     assert tab.page.locator(".side.right", has_text=HOSTILE).is_visible()
-    tab.page.locator("summary", has_text="myAltNimFunctions.py").last.click()
+    open_files(tab)
     assert tab.page.locator("table.code td", has_text=f"# {HOSTILE}").is_visible()
     # Nothing the student wrote became an element.
     assert tab.page.locator("body iframe, body img, body svg, body b, .violation a[href^=java]"
@@ -392,7 +414,7 @@ def test_hostile_folder_name_survives_real_grading(hostile_batch, tab):
     assert link.inner_text() == name
     link.click()
     assert tab.page.locator("h1").inner_text() == name
-    tab.page.locator("summary", has_text="myAltNimFunctions.py").last.click()
+    open_files(tab)
     assert tab.page.locator("table.code td", has_text=f"# </pre>{HOSTILE}").is_visible()
     assert tab.page.locator("body img").count() == 0
     tab.assert_offline_and_quiet()

@@ -1,0 +1,198 @@
+"""Presentation helpers for the report templates: plain functions over the result model.
+
+Nothing here changes a result; each helper builds new, display-only data (folded diffs,
+per-criterion test lists, class statistics) so the templates stay declarative.
+"""
+
+from __future__ import annotations
+
+import difflib
+import statistics
+from collections.abc import Iterable, Sequence
+from fnmatch import fnmatch
+from typing import Any
+
+from graders.packs import Pack
+from graders.results import SubmissionResult, TestOutcome
+from graders.testing import MODE_NAMES
+
+CONTEXT = 3  # unchanged lines kept around each difference
+MAX_INLINE = 2000  # longest line pair that gets a character-level highlight
+MAX_SHOWN = 40  # diff rows shown before the rest is folded
+MIN_FOLD = 3  # shorter unchanged runs are shown, not folded
+ONE_SIDED = 8  # lines of a one-sided run (missing or extra output) shown before folding
+SIMILAR = 0.6  # replaced line pairs at least this similar get a character-level highlight
+
+MODE_HELP = {
+    "exact": "Every character counts: spaces, blank lines, capitals and the final newline must "
+             "match the expected output exactly.",
+    "rstrip": "Spaces at the end of lines and blank lines at the very end are ignored; "
+              "everything else must match exactly.",
+    "tokens": "Only the words matter: any run of spaces, tabs or newlines counts as one space.",
+}
+_MODE_BY_NAME = {name: key for key, name in MODE_NAMES.items()}
+
+
+def mode_help(mode_name: str) -> str:
+    """What the comparison mode shown in a text diff means, in plain words."""
+    key = _MODE_BY_NAME.get(mode_name, mode_name)
+    return MODE_HELP.get(key, "")
+
+
+def diff_blocks(rows: Sequence[dict[str, Any]], context: int = CONTEXT,
+                shown: int = MAX_SHOWN) -> list[dict[str, Any]]:
+    """Split side-by-side diff rows into shown blocks and folded ones.
+
+    Runs of unchanged lines away from any difference are folded, and so is everything after the
+    first ``shown`` visible rows. Returns ``[{"folded": bool, "changes": int, "rows": [...]}]``
+    where ``changes`` counts the changed rows in the block; each row is a copy of the original
+    with ``first`` (the first changed row) and ``left_parts``/``right_parts`` (lists of
+    ``(text, changed)`` for a character-level highlight of replaced lines)."""
+    changed = [i for i, row in enumerate(rows) if row.get("tag") != "equal"]
+    keep: set[int] = set()
+    run = 0  # position in a run of lines only one side has (a missing or an extra stretch)
+    for i in changed:
+        tag = rows[i].get("tag")
+        run = run + 1 if tag in ("delete", "insert") and i and rows[i - 1].get("tag") == tag else 0
+        if run < ONE_SIDED:
+            keep.update(range(max(0, i - context), min(len(rows), i + context + 1)))
+    if not changed:  # nothing differs line by line: show the end, where newlines differ
+        keep.update(range(max(0, len(rows) - context), len(rows)))
+    blocks: list[dict[str, Any]] = []
+    visible = 0
+    for i, row in enumerate(rows):
+        view = dict(row, first=bool(changed) and i == changed[0])
+        view["left_parts"], view["right_parts"] = _inline(row)
+        folded = i not in keep or visible >= shown
+        visible += not folded
+        if blocks and blocks[-1]["folded"] == folded:
+            blocks[-1]["rows"].append(view)
+        else:
+            blocks.append({"folded": folded, "rows": [view]})
+    for block in blocks:
+        block["changes"] = sum(row.get("tag") != "equal" for row in block["rows"])
+        if block["folded"] and len(block["rows"]) <= MIN_FOLD:  # folding saves nothing
+            block["folded"] = False
+    return blocks
+
+
+def _inline(row: dict[str, Any]) -> tuple[list[tuple[str, bool]], list[tuple[str, bool]]]:
+    left, right = str(row.get("left", "")), str(row.get("right", ""))
+    if row.get("tag") != "replace" or len(left) + len(right) > MAX_INLINE:
+        return [(left, False)], [(right, False)]
+    matcher = difflib.SequenceMatcher(a=left, b=right, autojunk=False)
+    if matcher.ratio() < SIMILAR:  # unrelated lines: a character highlight would be noise
+        return [(left, False)], [(right, False)]
+    lparts: list[tuple[str, bool]] = []
+    rparts: list[tuple[str, bool]] = []
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        if a1 > a0:
+            lparts.append((left[a0:a1], tag != "equal"))
+        if b1 > b0:
+            rparts.append((right[b0:b1], tag != "equal"))
+    return lparts, rparts
+
+
+def anchor_of_test(index: int) -> str:
+    return f"test-{index}"
+
+
+def criterion_tests(pack: Pack, result: SubmissionResult) -> dict[str, list[dict[str, Any]]]:
+    """For each criterion id: the tests that fed it (same fnmatch rule as the marking), with
+    their anchor on the student page."""
+    by_id: dict[str, list[dict[str, Any]]] = {}
+    for criterion in pack.declaration.criteria:
+        by_id[criterion.id] = [
+            {"anchor": anchor_of_test(i), "test": test}
+            for i, test in enumerate(result.tests, 1)
+            if any(fnmatch(test.name, pattern) for pattern in criterion.tests)
+        ]
+    return by_id
+
+
+def by_test_name(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Group ``{"anchor", "test"}`` items by test function (parameter cases together), in
+    order of first appearance: ``{"name", "cases", "passed", "counted", "faults", "anchor",
+    "state"}`` where ``faults`` are the failed/errored items, ``anchor`` the first fault's (or
+    the first case's) and ``state`` is passed, failed, partial or skipped."""
+    groups: dict[str, dict[str, Any]] = {}
+    for item in items:
+        test = item["test"]
+        group = groups.setdefault(test.name, {"name": test.name, "cases": [], "faults": []})
+        group["cases"].append(item)
+        if test.outcome in ("failed", "error"):
+            group["faults"].append(item)
+    for group in groups.values():
+        outcomes = [item["test"].outcome for item in group["cases"]]
+        group["passed"] = outcomes.count("passed")
+        group["counted"] = group["passed"] + len(group["faults"])
+        group["anchor"] = (group["faults"] or group["cases"])[0]["anchor"]
+        group["state"] = ("skipped" if not group["counted"] else "passed" if not group["faults"]
+                          else "failed" if not group["passed"] else "partial")
+    return list(groups.values())
+
+
+def faults(result: SubmissionResult) -> list[dict[str, Any]]:
+    """Test functions with at least one failed case (the student's faults; grader errors are
+    not), grouped as :func:`by_test_name` does, with ``failed`` (the failed items only)."""
+    items = [{"anchor": anchor_of_test(i), "test": test} for i, test in enumerate(result.tests, 1)]
+    groups = by_test_name(items)
+    for group in groups:
+        group["failed"] = [item for item in group["faults"] if item["test"].outcome == "failed"]
+        if group["failed"]:
+            group["anchor"] = group["failed"][0]["anchor"]
+    return [group for group in groups if group["failed"]]
+
+
+def criterion_rules(pack: Pack) -> dict[str, list[str]]:
+    return {criterion.id: list(criterion.rules) for criterion in pack.declaration.criteria}
+
+
+def criteria_of(pack: Pack, test: TestOutcome) -> list[str]:
+    """Ids of the criteria a test counts towards."""
+    return [c.id for c in pack.declaration.criteria
+            if any(fnmatch(test.name, pattern) for pattern in c.tests)]
+
+
+def pts(value: float) -> str:
+    """Points as people write them: 15, 26.25 (``float()`` makes an undefined value fail as
+    undefined, not as a puzzling format error)."""
+    return f"{float(value):g}"
+
+
+def one_line(text: str, limit: int = 240) -> str:
+    """A message on one line (whitespace runs become one space), cut at ``limit`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
+
+
+def file_anchor(files: Iterable[str], name: str, line: int | None) -> str | None:
+    """Anchor of a line of a graded file on the student page, or None if not shown."""
+    names = list(files)
+    if name not in names:
+        return None
+    index = names.index(name) + 1
+    return f"file-{index}-L{line}" if line else f"file-{index}"
+
+
+def class_stats(results: Sequence[SubmissionResult]) -> dict[str, Any]:
+    """Summary numbers for the class page (graded results only: grader errors are excluded)."""
+    totals = [r.total for r in results if r.status == "graded"]
+    if not totals:
+        return {"count": 0}
+    return {
+        "count": len(totals),
+        "mean": statistics.fmean(totals),
+        "median": statistics.median(totals),
+        "low": min(totals),
+        "high": max(totals),
+        "full": sum(r.total >= r.max_total > 0 for r in results if r.status == "graded"),
+        "zero": sum(t == 0 for t in totals),
+    }
+
+
+def band(earned: float, points: float) -> str:
+    """CSS class for a score cell: full, partial or zero."""
+    if points and earned >= points:
+        return "full"
+    return "zero" if earned <= 0 else "part"

@@ -1,0 +1,383 @@
+"""Reports without a browser: JSON twins, marks.csv, atomic writes, template safety, views."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import re
+from dataclasses import replace
+from html.parser import HTMLParser
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from graders.packs import get_pack
+from graders.report import ReportWriter, environment, marks_csv, views, write_atomic
+from graders.results import CriterionMark, Deduction, SubmissionResult, ViolationRecord
+from graders.results import TestOutcome as Outcome  # not "Test*": pytest would collect it
+from graders.sandbox import Isolation
+from graders.submissions import slugify
+
+HOSTILE = "<script>alert(1)</script>"
+
+
+@pytest.fixture(scope="module")
+def samples(graded_samples):
+    return graded_samples("altnim")
+
+
+def full_result(student: str = "Zoë O'Brien, \"ZB\"", **changes) -> SubmissionResult:
+    """A result with every field set, including awkward values."""
+    result = SubmissionResult(
+        student=student, assignment="altnim", assignment_title="altNim MiniMax",
+        status="graded", isolation="bubblewrap", total=26.25, max_total=100.0,
+        criteria=[
+            CriterionMark(id="output", title="out.script", points=30.0, earned=0.0, passed=0,
+                          total=1, notes=["some tests could not run"]),
+            CriterionMark(id="helpers", title="helpers", points=15.0, earned=11.25, passed=3,
+                          total=4),
+        ],
+        deductions=[Deduction(reason="Forbidden import (2 places)", points=15.0)],
+        tests=[
+            Outcome(name="test_out_script", case="", outcome="failed", public=True,
+                        message="differs at line 24",
+                        details={"kind": "text-diff", "what": "out", "mode": "exact bytes",
+                                 "first_difference": 24, "truncated": False,
+                                 "rows": [{"tag": "replace", "left_no": 24, "left": "= 1000",
+                                           "right_no": 24, "right": "= -1000"},
+                                          {"tag": "insert", "left_no": None, "left": "",
+                                           "right_no": 25, "right": "extra ✓"}]},
+                        seconds=0.12),
+            Outcome(name="test_apply", case="State(3, True, 0)", outcome="passed",
+                        public=False, seconds=0.0),
+            Outcome(name="test_minimax", case="", outcome="skipped", public=False),
+        ],
+        violations=[
+            ViolationRecord(rule="forbidden-import", title="Forbidden import",
+                            file="myAltNimFunctions.py", message="`import math`", line=10,
+                            source_line="import math", fix="Delete it.", deduction=15.0),
+            ViolationRecord(rule="forbidden-import", title="Forbidden import",
+                            file="myAltNimFunctions.py", message="`import os`", line=11,
+                            source_line="import os", fix=None, deduction=15.0),
+            ViolationRecord(rule="source-encoding", title="Not UTF-8",
+                            file="myAltNimFunctions.py", message="read as cp1252"),
+        ],
+        files={"myAltNimFunctions.py": "import math\nimport os\n# café\n"},
+        grader_errors=[],
+        digest="abc123",
+        graded_at="2026-01-01T00:00:00+00:00",
+        seconds=0.12,
+        mode="full",
+    )
+    return replace(result, **changes)
+
+
+def rendered(tmp_path: Path, *results: SubmissionResult) -> Path:
+    writer = ReportWriter(tmp_path, get_pack("altnim"))
+    for result in results:
+        writer.write_student(result)
+    writer.write_index(list(results), Isolation.BUBBLEWRAP)
+    return tmp_path
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*") if p.name.endswith(".tmp"))
+
+
+# -- JSON twins -----------------------------------------------------------------------------
+
+
+def test_every_sample_json_twin_round_trips(samples):
+    outcome, report_dir = samples
+    assert outcome.results
+    for result in outcome.results:
+        assert SubmissionResult.from_dict(json.loads(result.to_json())) == result
+        twin = report_dir / "students" / f"{slugify(result.student)}.json"
+        assert SubmissionResult.from_dict(json.loads(twin.read_text(encoding="utf-8"))) == result
+        assert twin.with_suffix(".html").is_file()
+
+
+def test_full_hand_built_result_round_trips():
+    result = full_result()
+    again = SubmissionResult.from_dict(json.loads(result.to_json()))
+    assert again == result
+    assert isinstance(again.tests[0], Outcome) and isinstance(again.violations[0],
+                                                                  ViolationRecord)
+    assert again.violations[2].line is None and again.tests[0].details["rows"][1]["left_no"] is None
+    assert again.to_json() == result.to_json()
+
+
+def test_results_json_holds_every_result(samples):
+    outcome, report_dir = samples
+    data = json.loads((report_dir / "results.json").read_text(encoding="utf-8"))
+    assert [SubmissionResult.from_dict(item) for item in data] == outcome.results
+
+
+def test_cached_result_is_reused_only_when_graded_from_the_same_inputs(tmp_path):
+    result = full_result(student="alice", digest="d1")
+    rendered(tmp_path, result)
+    writer = ReportWriter(tmp_path, get_pack("altnim"))
+
+    class Same:
+        id, digest = "alice", "d1"
+
+    class Changed:
+        id, digest = "alice", "d2"
+
+    assert writer.cached(Same()) == result
+    assert writer.cached(Changed()) is None
+
+
+# -- marks.csv ------------------------------------------------------------------------------
+
+
+def read_csv(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_marks_csv_columns_and_values_for_the_samples(samples):
+    outcome, report_dir = samples
+    criteria = [c.id for c in get_pack("altnim").declaration.criteria]
+    text = (report_dir / "marks.csv").read_text(encoding="utf-8")
+    header = next(csv.reader(io.StringIO(text)))
+    assert header == ["student", "total", "max", *criteria, "deductions", "status", "violations"]
+    rows = read_csv(text)
+    assert [row["student"] for row in rows] == [r.student for r in outcome.results]
+    by_student = {row["student"]: row for row in rows}
+    for result in outcome.results:
+        row = by_student[result.student]
+        assert float(row["total"]) == pytest.approx(result.total)
+        assert float(row["max"]) == result.max_total == 100
+        for mark in result.criteria:
+            assert float(row[mark.id]) == pytest.approx(mark.earned)
+        assert float(row["deductions"]) == pytest.approx(sum(d.points for d in result.deductions))
+        assert row["status"] == result.status
+        assert row["violations"] == "; ".join(sorted({v.rule for v in result.violations}))
+    assert by_student["wrong_eval_sign"] == {
+        "student": "wrong_eval_sign", "total": "15", "max": "100", "output": "0", "game": "0",
+        "helpers": "15", "eval": "0", "minimax": "0", "deductions": "0", "status": "graded",
+        "violations": ""}
+    assert by_student["extra_import"]["deductions"] == "15"
+    assert by_student["extra_import"]["violations"] == "forbidden-import"
+    assert by_student["action_state_not_advanced"]["total"] == "26.25"
+
+
+def test_marks_csv_quotes_names_dedups_rules_and_zeroes_missing_criteria():
+    broken = full_result(student="bob", status="grader-error", criteria=[], total=0.0,
+                         deductions=[], violations=[])
+    text = marks_csv([full_result(), broken], ["output", "helpers", "eval"])
+    rows = read_csv(text)
+    assert rows[0] == {
+        "student": "Zoë O'Brien, \"ZB\"", "total": "26.25", "max": "100", "output": "0",
+        "helpers": "11.25", "eval": "0", "deductions": "15", "status": "graded",
+        "violations": "forbidden-import; source-encoding"}
+    assert rows[1]["status"] == "grader-error" and rows[1]["eval"] == "0"
+    assert text.count("\n") == 3  # header + two rows: the quoted comma split nothing
+
+
+# -- atomic writes --------------------------------------------------------------------------
+
+
+def test_write_atomic_replaces_and_leaves_no_temp_files(tmp_path):
+    target = tmp_path / "deep" / "er" / "index.html"
+    write_atomic(target, "old\n")
+    write_atomic(target, "new\r\nline ✓\n")
+    assert target.read_bytes() == "new\r\nline ✓\n".encode()  # no newline translation
+    assert sorted(p.name for p in target.parent.iterdir()) == ["index.html"]
+
+
+def test_write_atomic_failure_keeps_the_old_file(tmp_path):
+    target = tmp_path / "marks.csv"
+    write_atomic(target, "old")
+    with pytest.raises(UnicodeEncodeError):
+        write_atomic(target, "half written \ud800 then boom")  # fails mid-write
+    assert target.read_text(encoding="utf-8") == "old"
+    assert leftovers(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["marks.csv"]
+
+
+def test_failing_render_leaves_the_old_report_intact(tmp_path):
+    good = full_result(student="alice")
+    rendered(tmp_path, good)
+    page = tmp_path / "students" / "alice.html"
+    twin = page.with_suffix(".json")
+    index = tmp_path / "index.html"
+    before = {path: path.read_bytes() for path in (page, twin, index, tmp_path / "marks.csv")}
+    # A deduction where a criterion should be: the template asks for .title, which is missing.
+    bad = replace(good, criteria=[Deduction(reason="x", points=1.0)])
+    writer = ReportWriter(tmp_path, get_pack("altnim"))
+    with pytest.raises(jinja2.UndefinedError):
+        writer.write_student(bad)
+    with pytest.raises(jinja2.UndefinedError):
+        writer.write_index([good, replace(bad, tests=[object()])], Isolation.BUBBLEWRAP)
+    assert {path: path.read_bytes() for path in before} == before
+    assert leftovers(tmp_path) == []
+
+
+# -- template safety ------------------------------------------------------------------------
+
+
+def test_strict_undefined_catches_template_typos():
+    env = environment()
+    assert env.undefined is jinja2.StrictUndefined
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ reslut.total }}").render(result=full_result())
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ r.totl|pts }}").render(r=full_result())
+    with pytest.raises(jinja2.UndefinedError):  # the real template, one variable missing
+        env.get_template("student.html.j2").render(r=full_result())
+    with pytest.raises(jinja2.UndefinedError):
+        env.get_template("index.html.j2").render(results=[], pack=get_pack("altnim"),
+                                                 criteria=[], max_total=100)
+
+
+def test_autoescape_is_on_for_strings_and_templates(tmp_path):
+    env = environment()
+    assert env.from_string("{{ x }}").render(x="<b a=\"1\">&'") == \
+        "&lt;b a=&#34;1&#34;&gt;&amp;&#39;"
+    for name in ("student.html.j2", "index.html.j2", "base.html.j2"):
+        assert env.autoescape(name) is True
+    hostile = full_result(student=HOSTILE, files={"f.py": f"x = '{HOSTILE}'\n"},
+                          grader_errors=[HOSTILE], status="grader-error")
+    out = rendered(tmp_path, hostile)
+    page = (out / "students" / f"{slugify(HOSTILE)}.html").read_text(encoding="utf-8")
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for html in (page, index):
+        assert HOSTILE not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert html.count("<script>") == 1  # the report's own script only
+
+
+class _Refs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+        self.tags: set[str] = set()
+        self.scripts: list[str] = []
+        self.csp = ""
+        self._in_script = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        values = dict(attrs)
+        self.refs += [value or "" for key, value in attrs if key in ("href", "src", "action")]
+        if tag == "meta" and values.get("http-equiv") == "Content-Security-Policy":
+            self.csp = values.get("content") or ""
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag):
+        self._in_script = False
+
+    def handle_data(self, data):
+        if self._in_script:
+            self.scripts.append(data)
+
+
+def test_reports_are_self_contained_and_the_script_matches_its_hash(samples):
+    _, report_dir = samples
+    pages = [report_dir / "index.html", *sorted((report_dir / "students").glob("*.html"))]
+    for page in pages:
+        parser = _Refs()
+        parser.feed(page.read_text(encoding="utf-8"))
+        assert not parser.tags & {"link", "img", "iframe", "object", "embed", "base"}, page
+        for ref in parser.refs:
+            assert not re.match(r"^[a-z][a-z0-9+.-]*:|^//", ref, re.IGNORECASE), (page, ref)
+            target = ref.split("#")[0]
+            assert not target or (page.parent / target).is_file(), (page, ref)
+        assert "default-src 'none'" in parser.csp
+        assert len(parser.scripts) == 1
+        digest = base64.b64encode(hashlib.sha256(parser.scripts[0].encode()).digest()).decode()
+        assert f"script-src 'sha256-{digest}'" in parser.csp, page
+
+
+# -- display helpers ------------------------------------------------------------------------
+
+
+def rows(tags: str) -> list[dict]:
+    """Diff rows from a string of tags: '=' equal, 'r' replace, '-' delete, '+' insert."""
+    names = {"=": "equal", "r": "replace", "-": "delete", "+": "insert"}
+    return [{"tag": names[t], "left_no": i + 1, "left": f"line {i}", "right_no": i + 1,
+             "right": f"line {i}" if t == "=" else f"LINE {i}"} for i, t in enumerate(tags)]
+
+
+def test_diff_blocks_fold_unchanged_runs_but_keep_context():
+    blocks = views.diff_blocks(rows("=" * 20 + "r" + "=" * 20), context=3)
+    assert [(b["folded"], len(b["rows"])) for b in blocks] == [(True, 17), (False, 7), (True, 17)]
+    shown = blocks[1]["rows"]
+    assert [r["first"] for r in shown] == [False, False, False, True, False, False, False]
+    assert [r["left_no"] for r in shown] == list(range(18, 25))
+
+
+def test_diff_blocks_show_short_runs_and_the_end_when_only_newlines_differ():
+    assert [b["folded"] for b in views.diff_blocks(rows("r==r"), context=1)] == [False]
+    blocks = views.diff_blocks(rows("=" * 10), context=3)
+    assert [(b["folded"], len(b["rows"])) for b in blocks] == [(True, 7), (False, 3)]
+    assert not any(r["first"] for b in blocks for r in b["rows"])
+
+
+def test_diff_blocks_cap_the_rows_shown_and_count_hidden_differences():
+    blocks = views.diff_blocks(rows("r" * 100), shown=40)
+    assert [(b["folded"], len(b["rows"]), b["changes"]) for b in blocks] == [
+        (False, 40, 40), (True, 60, 60)]
+
+
+def test_inline_highlight_marks_only_the_characters_that_differ():
+    row = {"tag": "replace", "left": "eval(x) = 1000", "right": "eval(x) = -1000"}
+    (block,) = views.diff_blocks([row])
+    view = block["rows"][0]
+    assert "".join(text for text, _ in view["right_parts"]) == row["right"]
+    assert [text for text, changed in view["right_parts"] if changed] == ["-"]
+    assert not any(changed for _, changed in view["left_parts"])
+    unrelated = {"tag": "replace", "left": "State: [4 matchsticks]", "right": "Player 1 loses."}
+    (block,) = views.diff_blocks([unrelated])
+    assert block["rows"][0]["right_parts"] == [("Player 1 loses.", False)]
+
+
+def test_mode_help_explains_every_comparison_mode():
+    from graders.testing import MODE_NAMES
+
+    for name in MODE_NAMES.values():
+        assert views.mode_help(name)
+    assert views.mode_help("something new") == ""
+
+
+def test_criterion_tests_follow_the_marking_patterns(samples):
+    outcome, _ = samples
+    result = next(r for r in outcome.results if r.student == "wrong_eval_sign")
+    by_id = views.criterion_tests(get_pack("altnim"), result)
+    assert set(by_id) == {m.id for m in result.criteria}
+    for mark in result.criteria:
+        counted = [i["test"] for i in by_id[mark.id] if i["test"].outcome in ("passed", "failed")]
+        assert len(counted) == mark.total
+        assert sum(t.outcome == "passed" for t in counted) == mark.passed
+
+
+def test_faults_group_failed_cases_by_test_and_skip_grader_errors():
+    def case(name, case, outcome):
+        return Outcome(name=name, case=case, outcome=outcome, public=False)
+
+    result = full_result(tests=[
+        case("test_a", "1", "passed"), case("test_a", "2", "failed"), case("test_b", "", "error"),
+        case("test_a", "3", "failed"), case("test_c", "", "failed"), case("test_d", "", "skipped"),
+    ])
+    groups = views.faults(result)
+    assert [(g["name"], len(g["cases"]), len(g["failed"]), g["anchor"], g["state"])
+            for g in groups] == [("test_a", 3, 2, "test-2", "partial"),
+                                 ("test_c", 1, 1, "test-5", "failed")]
+    items = [{"anchor": views.anchor_of_test(i), "test": t} for i, t in enumerate(result.tests, 1)]
+    states = {g["name"]: (g["state"], g["passed"], g["counted"]) for g in views.by_test_name(items)}
+    assert states == {"test_a": ("partial", 1, 3), "test_b": ("failed", 0, 1),
+                      "test_c": ("failed", 0, 1), "test_d": ("skipped", 0, 0)}
+
+
+def test_class_stats_ignore_grader_errors():
+    results = [full_result(total=t) for t in (0.0, 50.0, 100.0)]
+    results.append(full_result(total=0.0, status="grader-error"))
+    stats = views.class_stats(results)
+    assert (stats["count"], stats["mean"], stats["median"], stats["full"], stats["zero"]) == \
+        (3, 50.0, 50.0, 1, 1)
+    assert views.class_stats([]) == {"count": 0}

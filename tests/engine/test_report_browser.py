@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
@@ -43,7 +44,7 @@ pytestmark = [
 class Tab:
     """A page that records every request, dialog, page error and console error."""
 
-    page: object
+    page: Any  # playwright.sync_api.Page
     requests: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)

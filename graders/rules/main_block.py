@@ -92,8 +92,9 @@ def _called_name(call: ast.Call) -> str | None:
 
 def _wrong_keywords(call: ast.Call, wanted: dict[str, str]) -> str:
     given = {k.arg: k.value for k in call.keywords if k.arg}
-    missing = [
-        f"{key}={value!r}" for key, value in wanted.items()
-        if not (isinstance(given.get(key), ast.Constant) and given[key].value == value)
-    ]
+    missing = []
+    for key, value in wanted.items():
+        node = given.get(key)
+        if not (isinstance(node, ast.Constant) and node.value == value):
+            missing.append(f"{key}={value!r}")
     return ", ".join(missing)

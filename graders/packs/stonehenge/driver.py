@@ -224,15 +224,20 @@ def _strategy(key: str, mixed: bool):
 
 
 def _watching_recursion(func: Any, game: Any) -> tuple[Any, str | None]:
-    """Run ``func(game)`` and name the first function of func's file that was entered while
-    already running (recursion, direct or mutual), if any."""
-    filename = func.__code__.co_filename
+    """Run ``func(game)`` and name the first function of func's file (strategy.py unless func
+    comes from elsewhere) that was entered while already running (direct or mutual
+    recursion), if any."""
+    code_of = getattr(func, "__code__", None)
+    filename = Path(code_of.co_filename).name if code_of else "strategy.py"
     active: dict[Any, int] = {}
+    watched: dict[Any, bool] = {}
     found: list[str] = []
 
     def profiler(frame: Any, event: str, arg: Any) -> None:
         code = frame.f_code
-        if code.co_filename != filename:
+        if code not in watched:
+            watched[code] = Path(code.co_filename).name == filename
+        if not watched[code]:
             return
         if event == "call":
             active[code] = active.get(code, 0) + 1
@@ -278,3 +283,9 @@ def strategy(key: str, side: int = 0, p1_starts: bool = True, moves: list[str] |
         "state_kept": game.current_state is state and (str(state), repr(state)) == before,
         "seconds": round(seconds, 4),
     }
+
+
+def subtract_square(key: str, totals: list[int], mixed: bool = False) -> list[str | None]:
+    """The move ``usable_strategies[key]`` picks on subtract square from each total (one call
+    for all totals, so a hanging strategy costs one time-out, not one per total)."""
+    return [strategy(key, total=total, mixed=mixed)["move"] for total in totals]

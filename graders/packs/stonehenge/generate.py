@@ -13,7 +13,7 @@ from typing import Any
 from graders.packs.stonehenge import oracle
 
 # Counting the plain minimax tree is only affordable once few cells are free.
-_COUNTABLE_FREE = 10
+_COUNTABLE_FREE = 8
 
 
 def random_game(rng: random.Random, side: int, p1_starts: bool) -> list[str]:
@@ -66,7 +66,7 @@ def search_positions(
     out: list[dict[str, Any]] = []
     while len(out) < count:
         side, p1_starts = sides[len(out) % len(sides)], rng.random() < 0.5
-        pos, sequence = oracle.start(side, p1_starts), []
+        pos, sequence = oracle.start(side, p1_starts), list[str]()
         while oracle.moves(pos):
             if _free(pos) <= _COUNTABLE_FREE and _is_discriminating(pos, min_tree, max_tree):
                 out.append({

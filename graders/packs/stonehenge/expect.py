@@ -1,0 +1,152 @@
+"""Parent-side helpers of the stonehenge grader tests: expected values from the oracle, the
+token-wise view of boards and transcripts, and wording for failure messages."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from graders.errors import StudentError
+from graders.packs.stonehenge import oracle
+from graders.testing import expect_equal, expect_text
+
+MOVES_HEADER = "The current available moves are:"
+BOARD_WORD = re.compile(r"[A-Z0-9@/\\-]+")
+
+
+def position_text(side: int, p1_starts: bool, moves: list[str] | str) -> str:
+    """'side 2, p1 first, after A G D' - how a position is named in messages."""
+    first = "p1" if p1_starts else "p2"
+    played = " ".join(moves) if moves else "no moves"
+    return f"side {side}, {first} moves first, after {played}"
+
+
+def board_lines(board: str) -> str:
+    """The graded content of a board: per line, its markers and cells, single-spaced."""
+    return "\n".join(" ".join(row) for row in oracle.tokens(board))
+
+
+def marker_place(side: int, line: str) -> tuple[int, int]:
+    """(token row, token index) of the marker of ``line`` in the token view of a board."""
+    family, k = line.rstrip("0123456789"), int(line.lstrip("hdlr"))
+    if family == "h":
+        return k + 1, 0
+    if family == "dl":
+        return (0, k) if k < 2 else (k - 1, k + 1)  # after the h marker and k cells of row k-2
+    if k == 0:
+        return side + 1, side + 1
+    return side + 2, side - k
+
+
+def field(snapshot: dict[str, Any], name: str, where: str) -> Any:
+    """A snapshot field, or the student's error for it as a failure."""
+    if "error" in snapshot and len(snapshot) == 1:
+        raise StudentError(f"{where}: making the move raised {snapshot['error']}")
+    value = snapshot[name]
+    if isinstance(value, dict) and set(value) == {"error"}:
+        raise StudentError(f"{where}: {name} raised {value['error']}")
+    return value
+
+
+def expect_board(actual: Any, pos: oracle.Position, where: str) -> None:
+    """Compare a board token-wise (markers, cells and their order; not spacing or art)."""
+    if not isinstance(actual, str):
+        raise AssertionError(f"{where}: str(state) gave {actual!r}, not a board")
+    expect_text(board_lines(actual), board_lines(oracle.render(pos)), mode="rstrip",
+                what=f"board, {where} (markers and cells, token by token)")
+
+
+def expect_snapshots(snaps: list[dict[str, Any]], side: int, p1_starts: bool,
+                     moves: list[str], names: list[str]) -> None:
+    """Check the fields ``names`` of every snapshot of a driver ``trace`` against the oracle."""
+    positions = oracle.trace(side, p1_starts, moves)
+    for count, (snap, pos) in enumerate(zip(snaps, positions, strict=False)):
+        where = position_text(side, p1_starts, moves[:count])
+        for name in names:
+            value = field(snap, name, where)
+            if name == "board":
+                expect_board(value, pos, where)
+            elif name == "moves":
+                expect_moves(value, pos, where)
+            else:
+                expect_equal(_normal(name, value), expected_field(name, pos),
+                             what=f"{FIELD_WORDS[name]}, {where}", numbers_loosely=True)
+
+
+def expect_moves(actual: Any, pos: oracle.Position, where: str) -> None:
+    """Compare get_possible_moves() as a sorted list of str, saying what went wrong."""
+    want, winner = sorted(oracle.moves(pos)), oracle.winner(pos)
+    got = sorted(actual) if isinstance(actual, list) else actual
+    if winner and got:
+        raise AssertionError(f"{where}: the game is over ({winner} holds at least half of the "
+                             f"ley-lines), but get_possible_moves() returned {got}; it must be []")
+    if not winner and got == []:
+        raise AssertionError(f"{where}: nobody has won yet, but get_possible_moves() returned "
+                             f"[]; the free cells are {want}")
+    expect_equal(got, want, what=f"{FIELD_WORDS['moves']}, {where}")
+
+
+FIELD_WORDS = {
+    "player": "get_current_player_name()",
+    "moves": "get_possible_moves() (sorted)",
+    "over": "is_over(state)",
+    "winners": "is_winner('p1') / is_winner('p2')",
+    "rough": "rough_outcome()",
+}
+
+
+def _normal(name: str, value: Any) -> Any:
+    return sorted(value) if name == "moves" and isinstance(value, list) else value
+
+
+def expected_field(name: str, pos: oracle.Position) -> Any:
+    if name == "player":
+        return pos.player
+    if name == "moves":
+        return sorted(oracle.moves(pos))
+    if name == "over":
+        return bool(oracle.winner(pos))
+    if name == "winners":
+        return {player: oracle.winner(pos) == player for player in ("p1", "p2")}
+    if name == "rough":
+        return oracle.rough_outcome(pos)
+    raise KeyError(name)
+
+
+def transcript(text: str) -> str:
+    """A GameInterface transcript as graded: the lines the loop itself prints (move lists,
+    moves made, invalid moves, the result). Boards are left out (the board tests grade them)
+    and each list of available moves is reduced to its sorted move names."""
+    out, previous = [], ""
+    for line in text.splitlines():
+        words = line.split()
+        if previous.strip() == MOVES_HEADER:
+            out.append(" ".join(sorted(re.findall(r"[A-Za-z0-9]+", line))))
+        elif words and not all(BOARD_WORD.fullmatch(word) for word in words):
+            out.append(" ".join(words))
+        previous = line
+    return "\n".join(out)
+
+
+def cells(board: str, side: int) -> list[str]:
+    """The cells of a board (letters, 1 or 2) in letter order, markers left out."""
+    rows = oracle.tokens(board)[1:side + 2]
+    return [cell for i, row in enumerate(rows)
+            for cell in (row[1:] if i == side - 1 else row[1:-1])]
+
+
+SCORES = {1: "a win", 0: "a tie", -1: "a loss"}
+
+
+def explain_choice(side: int, p1_starts: bool, moves: list[str], chosen: str | None) -> str:
+    """Why a strategy's move is wrong, in the player's terms."""
+    pos = oracle.replay(side, p1_starts, moves)
+    scores = oracle.move_scores(pos)
+    best = oracle.best_moves(pos)
+    top = SCORES[scores[best[0]]]
+    if chosen not in scores:
+        return (f"{position_text(side, p1_starts, moves)}: the strategy returned {chosen!r}, "
+                f"which is not a legal move (legal: {sorted(scores)}); best: {best}")
+    return (f"{position_text(side, p1_starts, moves)}, {pos.player} to move: the strategy chose "
+            f"{chosen}, which guarantees only {SCORES[scores[chosen]]}; {top} was possible "
+            f"with any of {best}")

@@ -1,0 +1,202 @@
+"""Grader tests for the Stonehenge rules, __repr__ and rough_outcome (parent side).
+
+The game is reached through game_interface.playable_games['h'] with its one input() answered
+by the driver. Expected values come from the oracle. The reference strategies also play on
+the student's game (a mixed workspace), so a game that breaks minimax costs game marks only.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.errors import StudentError
+from graders.packs.stonehenge import expect, generate, oracle
+from graders.testing import expect_equal
+
+RULE_GAMES = generate.games(seed=148, count=8, sides=(2, 3, 4, 5))
+ROUGH_GAMES = generate.games(seed=1480, count=6, sides=(2, 3, 4))
+TRANSPOSITIONS = generate.transpositions(seed=2, count=3, side=3) + \
+    generate.transpositions(seed=4, count=2, side=4)
+RULE_FIELDS = ["player", "moves", "over", "winners"]
+
+
+def trace(worker, side, p1_starts, moves, fields):
+    snaps = worker.call("trace", side, p1_starts, list(moves), fields)
+    expect.expect_snapshots(snaps, side, p1_starts, list(moves), fields)
+    return snaps
+
+
+def game_ids(games):
+    return [f"side{g['side']}-{i}" for i, g in enumerate(games)]
+
+
+@pytest.mark.public
+def test_game_constructor_asks_once(student):
+    got = student.call("new_game", 2, True)
+    assert got["input_calls"] == 1, (
+        f"the game's constructor called input() {got['input_calls']} times (prompts: "
+        f"{got['prompts']}); it must ask for the side length with exactly ONE input()")
+    assert got["has_current_state"], "the game has no attribute current_state"
+
+
+@pytest.mark.public
+def test_game_current_player(student):
+    trace(student, 2, True, "A", ["player"])
+    trace(student, 2, False, "A", ["player"])
+
+
+@pytest.mark.public
+def test_game_side_1_first_move_wins(student):
+    for move in "ABC":
+        trace(student, 1, True, move, RULE_FIELDS)
+
+
+@pytest.mark.public
+def test_game_side_2_spec_game(student):
+    trace(student, 2, True, "AGDEF", RULE_FIELDS)
+
+
+@pytest.mark.parametrize("game", RULE_GAMES, ids=game_ids(RULE_GAMES))
+def test_game_random_game(student, game):
+    trace(student, game["side"], game["p1_starts"], game["moves"], RULE_FIELDS)
+
+
+def expect_marker(student, side, p1_starts, moves, line, rule):
+    board = expect.field(student.call("trace", side, p1_starts, list(moves), ["board"])[-1],
+                         "board", expect.position_text(side, p1_starts, moves))
+    pos = oracle.replay(side, p1_starts, moves)
+    want = oracle.render(pos)
+    row, column = expect.marker_place(side, line)
+    got_rows = oracle.tokens(str(board))
+    got = got_rows[row][column] if row < len(got_rows) and column < len(got_rows[row]) else None
+    wanted = oracle.tokens(want)[row][column]
+    assert got == wanted, (
+        f"{expect.position_text(side, p1_starts, moves)}: {rule}, so the marker of ley-line "
+        f"{line} must be {wanted!r}; your board shows {got!r} there.\nexpected board:\n{want}"
+        f"\nyour board:\n{board}")
+
+
+def test_game_capture_needs_only_half(student):
+    # p1 holds F and G: two of row F G H I, exactly half, and p2 none of it.
+    expect_marker(student, 3, True, "FAG", "h2",
+                  "a player holding at least half of a ley-line's cells captures it")
+    # p1 holds A: one of the two cells of row A B.
+    expect_marker(student, 2, True, "A", "h0",
+                  "a player holding at least half of a ley-line's cells captures it")
+
+
+def test_game_captured_line_never_changes_hands(student):
+    # p2 took G (half of row F G) first; p1's F later also holds half, but h2 stays p2's.
+    expect_marker(student, 2, True, "AGDEF", "h2",
+                  "a captured ley-line never changes hands")
+    # p2 took F and G (half of row F G H I); p1 then holds H and I, still p2's line.
+    expect_marker(student, 3, False, "FHGAJI", "h2",
+                  "a captured ley-line never changes hands")
+
+
+def test_game_no_moves_once_over(student):
+    trace(student, 2, True, "AGDEF", ["moves"])
+    trace(student, 1, False, "B", ["moves"])
+
+
+@pytest.mark.public
+def test_game_str_to_move(student):
+    got = student.call("moves_check", 1, True, [], ["A", "D"])
+    assert got["A"], "str_to_move('A') is not a valid move of the empty side-1 board"
+    assert not got["D"], "str_to_move('D') is a valid move on a side-1 board, which has A-C"
+
+
+@pytest.mark.public
+def test_game_make_move_returns_a_new_state(student):
+    got = student.call("make_move_effect", 2, True, ["A"], "G", True)
+    where = "make_move(str_to_move('G')) after A on side 2"
+    assert got["state_unchanged"], f"{where} changed the state it was called on"
+    assert got["new_object"], f"{where} returned the same state object: return a NEW state"
+    assert got["current_state_same_object"], f"{where} replaced the game's current_state"
+    expect_cells(got["board_after"], 2, "AG", f"the board {where}")
+
+
+@pytest.mark.public
+def test_game_make_move_takes_a_raw_string(student):
+    got = student.call("make_move_effect", 2, True, [], "A")
+    expect_cells(got["board_after"], 2, "A", "the board make_move('A') returns on side 2")
+
+
+def expect_cells(board, side, moves, what):
+    """Only the cells: the markers are graded by the board tests and the rule tests."""
+    want = expect.cells(oracle.render(oracle.replay(side, True, moves)), side)
+    expect_equal(expect.cells(str(board), side), want, what=f"cells of {what}")
+
+
+SUPPORT_POSITIONS = [(3, False, "KACBFEGDI"), (2, True, "AFD")] + [
+    (p["side"], p["p1_starts"], p["moves"]) for p in generate.search_positions(seed=8, count=2)]
+
+
+@pytest.mark.parametrize("key", ["mr", "mi"])
+def test_game_supports_reference_minimax(make_worker, key):
+    worker = make_worker(student=["stonehenge.py"], reference=["strategy.py",
+                                                               "game_interface.py"])
+    for side, p1_starts, moves in SUPPORT_POSITIONS:
+        try:
+            got = worker.call("strategy", key, side, p1_starts, list(moves))
+        except StudentError as error:
+            raise StudentError("the instructor's minimax, run on YOUR game at "
+                               f"{expect.position_text(side, p1_starts, moves)}, failed: "
+                               f"{error.message}", details=error.details) from None
+        best = oracle.best_moves(oracle.replay(side, p1_starts, moves))
+        assert got["move"] in best, (
+            "the instructor's minimax, run on YOUR game, went wrong: "
+            + expect.explain_choice(side, p1_starts, list(moves), got["move"])
+            + " (check is_over, is_winner, get_possible_moves and make_move together)")
+
+
+@pytest.mark.public
+def test_state_repr_depends_on_player(student):
+    first = student.call("trace", 2, True, [], ["repr"])[0]
+    second = student.call("trace", 2, False, [], ["repr"])[0]
+    assert expect.field(first, "repr", "p1 first") != expect.field(second, "repr", "p2 first"), (
+        "the empty side-2 boards with p1 and with p2 to move have the same repr; repr must "
+        "tell whose turn it is")
+
+
+def repr_after(student, side, p1_starts, moves):
+    snap = student.call("trace", side, p1_starts, list(moves), ["repr"])[-1]
+    return expect.field(snap, "repr", expect.position_text(side, p1_starts, moves))
+
+
+@pytest.mark.public
+def test_state_repr_same_position_same_text(student):
+    assert repr_after(student, 3, True, "FCE") == repr_after(student, 3, True, "ECF"), (
+        "F C E and E C F reach the same side-3 position, but their reprs differ")
+
+
+@pytest.mark.parametrize("pair", TRANSPOSITIONS, ids=[f"pair{i}" for i in
+                                                      range(len(TRANSPOSITIONS))])
+def test_state_repr_transpositions(student, pair):
+    args = pair["side"], pair["p1_starts"]
+    assert repr_after(student, *args, pair["first"]) == repr_after(student, *args,
+                                                                   pair["second"]), (
+        f"{expect.position_text(*args, pair['first'])} and the order {pair['second']} reach "
+        "the same position, but their reprs differ")
+
+
+@pytest.mark.public
+def test_state_repr_tells_boards_apart(student):
+    assert repr_after(student, 3, True, "FCE") != repr_after(student, 3, True, "FCA"), (
+        "F C E and F C A give different boards but the same repr")
+
+
+@pytest.mark.public
+def test_state_rough_outcome_spec_cases(student):
+    for side, p1_starts, moves in [(2, True, "AGDEF"), (1, True, ""), (2, True, "AGD"),
+                                   (3, True, "")]:
+        snap = student.call("trace", side, p1_starts, list(moves), ["rough"])[-1]
+        where = expect.position_text(side, p1_starts, moves)
+        expect_equal(expect.field(snap, "rough", where),
+                     oracle.rough_outcome(oracle.replay(side, p1_starts, moves)),
+                     what=f"rough_outcome(), {where}", numbers_loosely=True)
+
+
+@pytest.mark.parametrize("game", ROUGH_GAMES, ids=game_ids(ROUGH_GAMES))
+def test_state_rough_outcome_random_game(student, game):
+    trace(student, game["side"], game["p1_starts"], game["moves"], ["rough"])

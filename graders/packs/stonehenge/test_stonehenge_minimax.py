@@ -1,0 +1,103 @@
+"""Grader tests for the two minimax strategies (parent side, plain data only).
+
+The student's strategies play on the REFERENCE game (a mixed workspace: their strategy.py
+and game_interface.py, the instructor's stonehenge.py), so a bug in their game costs marks
+once, in the game criteria. Each strategy gets its own worker, so one that hangs does not
+use up the other's time. Any move with the optimal score is accepted: the oracle knows every
+move's score. Positions keep the plain minimax tree small (see generate.search_positions).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.packs.stonehenge import expect, generate, oracle
+
+SPEC_POSITIONS = [
+    {"side": 3, "p1_starts": False, "moves": list("KACBFEGDI")},
+    {"side": 2, "p1_starts": True, "moves": list("AFD")},
+]
+POSITIONS = SPEC_POSITIONS + generate.search_positions(seed=2018, count=10)
+PUBLIC_TOTALS = [4, 18]
+HIDDEN_TOTALS = [13, 14]
+NAMES = {"mr": "recursive", "mi": "iterative"}
+
+
+def ids(positions):
+    return [f"side{p['side']}-{len(p['moves'])}moves-{i}" for i, p in enumerate(positions)]
+
+
+def on_reference_game(make_worker, key):
+    # The student list only names the worker: each strategy its own (see the docstring).
+    student = ["strategy.py", "game_interface.py"] if key == "mi" else ["strategy.py"]
+    return make_worker(student=student, reference=["stonehenge.py"])
+
+
+def check_subtract_square(worker, key, totals, mixed=False):
+    moves = worker.call("subtract_square", key, totals, mixed=mixed)
+    for total, move in zip(totals, moves, strict=True):
+        best = oracle.square_best_moves(total)
+        assert move in [str(b) for b in best], (
+            f"subtract square from {total}: the {NAMES[key]} strategy chose {move}; an optimal "
+            f"move is one of {best}")
+
+
+def check_position(worker, key, position):
+    side, p1_starts, moves = position["side"], position["p1_starts"], position["moves"]
+    got = worker.call("strategy", key, side, p1_starts, moves, mixed=True)
+    best = oracle.best_moves(oracle.replay(side, p1_starts, moves))
+    assert got["move"] in best, expect.explain_choice(side, p1_starts, moves, got["move"])
+
+
+@pytest.mark.public
+def test_recursive_subtract_square(student):
+    check_subtract_square(student, "mr", PUBLIC_TOTALS)
+
+
+@pytest.mark.public
+def test_iterative_subtract_square(student):
+    check_subtract_square(student, "mi", PUBLIC_TOTALS)
+
+
+def test_recursive_subtract_square_more(make_worker):
+    check_subtract_square(on_reference_game(make_worker, "mr"), "mr", HIDDEN_TOTALS, True)
+
+
+def test_iterative_subtract_square_more(make_worker):
+    check_subtract_square(on_reference_game(make_worker, "mi"), "mi", HIDDEN_TOTALS, True)
+
+
+@pytest.mark.parametrize("position", POSITIONS, ids=ids(POSITIONS))
+def test_recursive_optimal_move(make_worker, position):
+    check_position(on_reference_game(make_worker, "mr"), "mr", position)
+
+
+@pytest.mark.parametrize("position", POSITIONS, ids=ids(POSITIONS))
+def test_iterative_optimal_move(make_worker, position):
+    check_position(on_reference_game(make_worker, "mi"), "mi", position)
+
+
+def check_state_kept(worker, key):
+    position = POSITIONS[2]
+    got = worker.call("strategy", key, position["side"], position["p1_starts"],
+                      position["moves"], mixed=True)
+    assert got["state_kept"], (
+        f"the {NAMES[key]} strategy changed game.current_state; it must only look ahead")
+
+
+def test_recursive_keeps_the_current_state(make_worker):
+    check_state_kept(on_reference_game(make_worker, "mr"), "mr")
+
+
+def test_iterative_keeps_the_current_state(make_worker):
+    check_state_kept(on_reference_game(make_worker, "mi"), "mi")
+
+
+def test_iterative_never_recurses(make_worker):
+    position = POSITIONS[2]
+    got = on_reference_game(make_worker, "mi").call(
+        "strategy", "mi", position["side"], position["p1_starts"], position["moves"],
+        mixed=True, watch_recursion=True)
+    assert got["recursion"] is None, (
+        f"while the iterative strategy ran, {got['recursion']}() in strategy.py was called "
+        "while it was already running: that is recursion. Use a loop over an explicit stack")

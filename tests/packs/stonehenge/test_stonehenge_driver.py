@@ -1,0 +1,143 @@
+"""The stonehenge driver's operations, called in-process on reference and broken workspaces."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from stonehenge_testkit import (
+    REFERENCE,
+    SIDE_2,
+    SIDE_2_AGDEF,
+    loaded,
+    make_workspace,
+)
+
+from graders.packs.stonehenge import oracle
+
+
+@pytest.fixture
+def driver(tmp_path, monkeypatch):
+    with loaded(make_workspace(tmp_path / "ws"), monkeypatch) as module:
+        yield module
+
+
+def plain(value):
+    """Everything an operation returns must survive JSON unchanged."""
+    assert json.loads(json.dumps(value)) == value
+    return value
+
+
+def test_interface(driver):
+    info = plain(driver.interface())
+    assert info["games"] == ["h", "s"] and info["strategies"] == ["i", "mi", "mr"]
+    assert info["h_is_class"] and info["h_module"] == "stonehenge"
+    assert info["h_methods"] == ["get_instructions", "is_over", "is_winner", "str_to_move"]
+    assert info["callable"] == {"i": True, "mr": True, "mi": True}
+
+
+def test_new_game_counts_input_calls(driver):
+    result = plain(driver.new_game(2, False))
+    assert result["input_calls"] == 1 and result["has_current_state"]
+    assert result["board"] == SIDE_2 and result["player"] == "p2"
+
+
+def test_trace_matches_oracle(driver):
+    snaps = plain(driver.trace(2, True, list("AGDEF")))
+    positions = oracle.trace(2, True, "AGDEF")
+    assert [s["board"] for s in snaps] == [oracle.render(p) for p in positions]
+    assert snaps[-1]["board"] == SIDE_2_AGDEF
+    assert [s["moves"] for s in snaps] == [oracle.moves(p) for p in positions]
+    assert [s["over"] for s in snaps] == [False] * 5 + [True]
+    assert snaps[-1]["winners"] == {"p1": True, "p2": False}
+    assert [s["rough"] for s in snaps] == [oracle.rough_outcome(p) for p in positions]
+    assert snaps[0]["player"] == "p1" and snaps[1]["player"] == "p2"
+
+
+def test_trace_fields_and_illegal_move(driver):
+    snaps = plain(driver.trace(1, True, ["A", "B"], ["board"]))
+    assert list(snaps[0]) == ["board"]
+    assert "error" in snaps[-1] and "ValueError" in snaps[-1]["error"]
+
+
+def test_make_move_effect(driver):
+    result = plain(driver.make_move_effect(2, True, ["A"], "G"))
+    assert result["state_unchanged"] and result["current_state_same_object"]
+    assert result["new_object"] and result["player_after"] == "p1"
+    assert result["board_after"] == oracle.render(oracle.replay(2, True, "AG"))
+
+
+def test_moves_check(driver):
+    assert plain(driver.moves_check(1, True, [], ["A", "D", "a b"])) == {
+        "A": True, "D": False, "a b": False}
+
+
+@pytest.mark.parametrize("key", ["mr", "mi"])
+def test_strategy(driver, key):
+    result = plain(driver.strategy(key, 3, False, list("KACBFEGDI"), watch_recursion=True))
+    assert result["move"] == "H" and result["state_kept"]
+    assert (result["recursion"] is None) == (key == "mi")
+    assert plain(driver.strategy(key, total=18))["move"] in {"1", "16"}
+
+
+RECURSIVE_ITERATIVE = '''
+from strategy_base import *
+
+
+def helper(game, state):
+    if game.is_over(state):
+        return -1
+    return max(-helper(game, state.make_move(m)) for m in state.get_possible_moves())
+
+
+def iterative_minimax_strategy(game):
+    state = game.current_state
+    return max(state.get_possible_moves(),
+               key=lambda m: -helper(game, state.make_move(m)))
+'''
+
+
+def test_recursion_is_caught_at_run_time(tmp_path, monkeypatch):
+    workspace = make_workspace(tmp_path / "ws")
+    (workspace / "strategy_base.py").write_text((REFERENCE / "strategy.py").read_text())
+    (workspace / "strategy.py").write_text(RECURSIVE_ITERATIVE)
+    with loaded(workspace, monkeypatch) as module:
+        result = module.strategy("mi", 2, True, list("AFD"), watch_recursion=True)
+    assert result["recursion"] == "helper" and result["move"] == "E"
+
+
+def test_bare_template_fails_per_call(tmp_path, monkeypatch):
+    with loaded(make_workspace(tmp_path / "ws", reference=False), monkeypatch) as module:
+        info = module.interface()
+        assert "h" not in info["games"]
+        with pytest.raises(NotImplementedError):
+            module.new_game(2)
+        with pytest.raises(KeyError):
+            module.strategy("mr", 2)
+
+
+def test_mixed_workspace_aliases_reference_classes(tmp_path, monkeypatch):
+    interface = (REFERENCE / "game_interface.py").read_text().replace(
+        "from stonehenge import StonehengeGame",
+        "from stonehenge import StoneHenge as StonehengeGame")
+    workspace = make_workspace(tmp_path / "ws", {"game_interface.py": interface})
+    with loaded(workspace, monkeypatch) as module:
+        assert module.strategy("mi", 2, True, list("AFD"), mixed=True)["move"] == "E"
+
+
+def test_a_failing_field_spoils_only_itself(tmp_path, monkeypatch):
+    broken = (REFERENCE / "stonehenge.py").read_text().replace(
+        "def rough_outcome(self) -> float:",
+        "def rough_outcome(self) -> float:\n        raise RuntimeError('boom')\n\n"
+        "    def _unused(self) -> float:")
+    workspace = make_workspace(tmp_path / "ws", {"stonehenge.py": broken})
+    with loaded(workspace, monkeypatch) as module:
+        snap = module.trace(1, True, ["A"])[-1]
+    line = broken.splitlines().index("        raise RuntimeError('boom')") + 1
+    assert snap["rough"] == {"error": f"RuntimeError: boom (stonehenge.py, line {line})"}
+    assert snap["over"] is True
+
+
+def test_subtract_square_in_one_call(driver):
+    assert plain(driver.subtract_square("mr", [4, 18, 13])) == ["4", "1", "1"]
+    assert driver.subtract_square("mi", [14], mixed=True)[0] in {"4", "9"}

@@ -1,0 +1,152 @@
+"""The stonehenge pack's parent-side helpers: token views, transcripts, style checks."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from stonehenge_testkit import REFERENCE, SIDE_2, SIDE_2_AGDEF, TEMPLATES, make_workspace
+
+from graders.packs.stonehenge import expect, oracle, style
+
+
+def test_marker_place_matches_the_renderer():
+    for side in oracle.SIDES:
+        for k, (name, _) in enumerate(oracle.geometry(side).lines):
+            board = oracle.tokens(oracle.render(oracle.Position(side, True, p1_lines=1 << k)))
+            row, column = expect.marker_place(side, name)
+            assert board[row][column] == "1"
+            assert sum(token == "1" for line in board for token in line) == 1
+
+
+def test_cells_leave_out_every_marker():
+    assert expect.cells(SIDE_2, 2) == list("ABCDEFG")
+    assert expect.cells(SIDE_2_AGDEF, 2) == ["1", "B", "C", "1", "2", "1", "2"]
+    assert expect.cells(oracle.render(oracle.start(5)), 5) == list(oracle.LETTERS[:25])
+
+
+def test_board_lines_ignore_spacing_and_art():
+    squeezed = "\n".join(line.strip().replace("   ", " ") for line in SIDE_2.splitlines())
+    assert expect.board_lines(squeezed) == expect.board_lines(SIDE_2)
+    assert expect.board_lines(SIDE_2).splitlines()[1] == "@ A B @"
+
+
+def test_transcript_keeps_the_loop_and_drops_boards():
+    text = ("Stonehenge\n" + SIDE_2 + "\nThe current available moves are:\n['B', 'A']\n"
+            "p1 made the move A. The game's state is now:\n" + SIDE_2_AGDEF +
+            "\nPlayer 1 is the winner!\n")
+    assert expect.transcript(text).splitlines() == [
+        "Stonehenge", "The current available moves are:", "A B",
+        "p1 made the move A. The game's state is now:", "Player 1 is the winner!"]
+
+
+def test_explain_choice_names_the_scores():
+    text = expect.explain_choice(3, False, list("KACBFEGDI"), "J")
+    assert "chose J, which guarantees only a loss; a win was possible with any of ['H']" in text
+    assert "not a legal move" in expect.explain_choice(2, True, list("AFD"), "A")
+
+
+def problems(kind, source):
+    return style.check(kind, textwrap.dedent(source), "x.py")
+
+
+@pytest.mark.parametrize("folder", [REFERENCE, TEMPLATES])
+@pytest.mark.parametrize("kind", ["pycodestyle", "nesting", "io", "imports", "docstrings"])
+def test_reference_and_starter_pass_every_style_check(folder, kind):
+    for name in ("stonehenge.py", "strategy.py", "game_interface.py"):
+        assert style.check(kind, (folder / name).read_text(), name) == [], name
+
+
+def test_nesting_counts_blocks_not_elifs():
+    deep = """
+    def f(x):
+        for a in x:
+            if a:
+                while a:
+                    with open(a):
+                        pass
+    """
+    chain = """
+    def f(x):
+        for a in x:
+            if a == 1:
+                pass
+            elif a == 2:
+                if a:
+                    pass
+            elif a == 3:
+                pass
+    """
+    [(line, text)] = problems("nesting", deep)
+    assert line == 6 and "4/3" in text
+    assert problems("nesting", chain) == []
+
+
+def test_io_only_where_allowed():
+    source = """
+    def helper():
+        print('debug')
+
+    def interactive_strategy(game):
+        return input('Enter a move: ')
+
+    class StonehengeGame:
+        def __init__(self, p1_starts):
+            self.side = int(input('side? '))
+
+    print('top')
+    if __name__ == '__main__':
+        print('fine')
+    """
+    assert [line for line, _ in problems("io", source)] == [3, 12]
+
+
+def test_imports():
+    source = "import random\nfrom typing import Any\nimport game\nfrom os import path\n"
+    assert [text for _, text in problems("imports", source)] == [
+        "E9999 you may not import random", "E9999 you may not import os"]
+
+
+def test_docstrings():
+    source = '''
+    """Module."""
+    class A:
+        def method(self):
+            pass
+
+        def _private(self):
+            pass
+    '''
+    assert [text for _, text in problems("docstrings", source)] == [
+        "C0115 missing docstring in class A", "C0116 missing docstring in function A.method"]
+
+
+def test_pycodestyle_allows_80_characters():
+    line = "x = '" + "a" * 74 + "'\n"
+    assert len(line) == 81 and problems("pycodestyle", line) == []
+    assert problems("pycodestyle", line.replace("'a", "'aa"))[0][1].startswith("E501")
+
+
+def run_unittests(folder):
+    return subprocess.run([sys.executable, "-m", "unittest", "stonehenge_unittest",
+                           "minimax_unittest"], cwd=folder, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_starter_unit_tests_pass_on_the_reference(tmp_path):
+    run = run_unittests(make_workspace(tmp_path / "ws"))
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Ran 21 tests" in run.stderr
+
+
+def test_starter_unit_tests_fail_on_the_bare_starter(tmp_path):
+    run = run_unittests(make_workspace(tmp_path / "ws", reference=False))
+    assert run.returncode != 0 and "errors=21" in run.stderr
+
+
+def test_every_template_file_parses():
+    for path in TEMPLATES.glob("*.py"):
+        ast.parse(path.read_text())

@@ -6,8 +6,15 @@ import math
 from datetime import datetime
 from fnmatch import fnmatch
 
+from graders.declaration import CriterionSpec
 from graders.packs import Pack
 from graders.results import CriterionMark, Deduction, TestOutcome, ViolationRecord
+
+
+def feeds(criterion: CriterionSpec, test_name: str) -> bool:
+    """Whether grader test ``test_name`` counts towards ``criterion`` (the one place the rule
+    lives: the marking and the report's per-criterion lists both call it)."""
+    return any(fnmatch(test_name, pattern) for pattern in criterion.tests)
 
 
 def mark_criteria(
@@ -18,7 +25,7 @@ def mark_criteria(
     marks, problems = [], []
     broken = {v.rule for v in violations}
     for criterion in pack.declaration.criteria:
-        mine = [t for t in tests if any(fnmatch(t.name, p) for p in criterion.tests)]
+        mine = [t for t in tests if feeds(criterion, t.name)]
         counted = [t for t in mine if t.outcome in ("passed", "failed")]
         notes = []
         if criterion.tests and not mine and not public_only:

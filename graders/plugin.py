@@ -130,14 +130,23 @@ class GradingPlugin:
 
     @pytest.fixture
     def make_worker(self, submission: Submission) -> Callable[..., Worker]:
-        """A worker on a mix: ``make_worker(student=[...], reference=[...])``."""
+        """A worker on a mix: the student's workspace with ``reference`` files from the
+        reference solution copied over it (e.g. the student's strategy on the reference game).
+
+        ``student`` names the student's files the mix is for and, with ``label``, tells workers
+        apart: two calls with different labels get two separate interpreters on the same mix.
+        """
 
         def build(
-            student: tuple[str, ...] | list[str] = (), reference: tuple[str, ...] | list[str] = ()
+            student: tuple[str, ...] | list[str] = (),
+            reference: tuple[str, ...] | list[str] = (),
+            *,
+            label: str = "",
         ) -> Worker:
             reference_dir = self._hidden("mixed workspaces")
-            key = "mix:" + ",".join(sorted(student)) + "|" + ",".join(sorted(reference))
-            folder = submission.workspace.parent / f"{submission.slug}.{abs(hash(key))}"
+            mix = ",".join(sorted(reference))
+            key = f"mix:{label}:{','.join(sorted(student))}|{mix}"
+            folder = submission.workspace.parent / f"{submission.slug}.mix-{abs(hash(mix))}"
             if not folder.exists():
                 _build_mix(folder, submission.workspace, reference_dir, list(reference))
             return self.state.worker(key, folder, submission.id)

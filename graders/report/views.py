@@ -9,9 +9,9 @@ from __future__ import annotations
 import difflib
 import statistics
 from collections.abc import Iterable, Sequence
-from fnmatch import fnmatch
 from typing import Any
 
+from graders.marking import feeds
 from graders.packs import Pack
 from graders.results import SubmissionResult, TestOutcome
 from graders.testing import MODE_NAMES
@@ -105,7 +105,7 @@ def criterion_tests(pack: Pack, result: SubmissionResult) -> dict[str, list[dict
         by_id[criterion.id] = [
             {"anchor": anchor_of_test(i), "test": test}
             for i, test in enumerate(result.tests, 1)
-            if any(fnmatch(test.name, pattern) for pattern in criterion.tests)
+            if feeds(criterion, test.name)
         ]
     return by_id
 
@@ -151,7 +151,7 @@ def criterion_rules(pack: Pack) -> dict[str, list[str]]:
 def criteria_of(pack: Pack, test: TestOutcome) -> list[str]:
     """Ids of the criteria a test counts towards."""
     return [c.id for c in pack.declaration.criteria
-            if any(fnmatch(test.name, pattern) for pattern in c.tests)]
+            if feeds(c, test.name)]
 
 
 def pts(value: float) -> str:

@@ -7,7 +7,8 @@ line is one, an added or deleted line is one. Blank lines are not counted unless
 ``count_blank``.
 
 Where: with ``regions`` set, every changed line of code must lie in one of them, on both sides
-(a template line removed or changed, a submitted line added or changed):
+(a template line removed or changed, a submitted line added or changed); all such lines are
+reported as one violation:
 
 * ``imports``: module-level ``import`` / ``from ... import`` statements;
 * ``main``: the module-level ``if __name__ == '__main__':`` block.
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import ast
 import difflib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -28,6 +29,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from graders.rules import register
 from graders.rules._source import parse_template, require_tree, scan, shorten
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
+
+Region = Literal["imports", "main"]
+
+
+def _menus() -> list[Region]:
+    return ["imports", "main"]
 
 
 class ChangedLinesOptions(BaseModel):
@@ -39,8 +46,8 @@ class ChangedLinesOptions(BaseModel):
         11, ge=0, description="Most lines that may differ from the template ('fewer than a "
         "dozen' is 11)."
     )
-    regions: list[Literal["imports", "main"]] = Field(
-        default_factory=lambda: ["imports", "main"],
+    regions: list[Region] = Field(
+        default_factory=_menus,
         description="Where code may change: 'imports' (module-level imports) and/or 'main' "
         "(the `if __name__ == '__main__':` block). Empty: anywhere.",
     )
@@ -66,7 +73,7 @@ class FileView:
     allowed: frozenset[int]
 
 
-def region_lines(tree: ast.Module, regions: list[str]) -> frozenset[int]:
+def region_lines(tree: ast.Module, regions: Sequence[str]) -> frozenset[int]:
     """1-based line numbers inside the named regions of a module."""
     lines: set[int] = set()
     for node in tree.body:
@@ -124,8 +131,8 @@ class ChangedLines(Rule):
             added = self._kept(found, hunk.s_start, hunk.s_end)
             counted += max(len(removed), len(added))
             touched += [n + 1 for n in added] or [min(hunk.s_start + 1, len(found.lines) or 1)]
-            if self.options.regions:
-                yield from self._outside(ctx, template, found, hunk)
+        if self.options.regions:
+            yield from self._outside(ctx, template, found, diffs)
         if counted > self.options.max_changed:
             yield self.violation(
                 ctx, "too-many", line=touched[0] if touched else None, count=counted,
@@ -141,12 +148,13 @@ class ChangedLines(Rule):
         return [i for i in range(start, end) if self.options.count_blank or view.lines[i].strip()]
 
     def _outside(
-        self, ctx: RuleContext, template: FileView, found: FileView, hunk: Hunk
+        self, ctx: RuleContext, template: FileView, found: FileView, diffs: list[Hunk]
     ) -> Iterator[Violation]:
-        """One violation for a hunk that changes code outside the allowed regions."""
-        added = [n + 1 for n in range(hunk.s_start, hunk.s_end)
+        """One violation for all code changed outside the allowed regions."""
+        added = [n + 1 for h in diffs for n in range(h.s_start, h.s_end)
                  if n + 1 in found.code and n + 1 not in found.allowed]
-        removed = [n + 1 for n in range(hunk.t_start, hunk.t_end)
+        removed = [(n + 1, min(h.s_start + 1, len(found.lines) or 1))
+                   for h in diffs for n in range(h.t_start, h.t_end)
                    if n + 1 in template.code and n + 1 not in template.allowed]
         phrases = messages_for(self.name)["phrases"]
         where = phrases["joiner"].join(phrases[region] for region in self.options.regions)
@@ -154,8 +162,8 @@ class ChangedLines(Rule):
             yield self.violation(ctx, "outside-added", line=added[0], lines=ranges(added),
                                  regions=where)
         elif removed:
+            template_line, line = removed[0]
             yield self.violation(
-                ctx, "outside-removed", line=min(hunk.s_start + 1, len(found.lines) or 1),
-                template_line=removed[0], text=shorten(template.lines[removed[0] - 1], 70),
-                regions=where,
+                ctx, "outside-removed", line=line, template_line=template_line,
+                text=shorten(template.lines[template_line - 1], 70), regions=where,
             )

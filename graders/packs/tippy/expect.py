@@ -5,11 +5,13 @@ Parent side: used by the grader tests to build expected values and readable fail
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from graders.packs.tippy import oracle
+from graders.testing import expect_equal
 
 # The parts of a driver summary a correct game must match exactly.
 COMPARED = ("board", "over", "next_player", "winner", "outcome", "moves")
@@ -21,7 +23,12 @@ def to_move(cells: Sequence[Any]) -> str:
 
 
 def summary(n: int, cells: Sequence[Sequence[int]]) -> dict[str, Any]:
-    """The driver summary a correct game gives after ``cells``."""
+    """The driver summary a correct game gives after ``cells`` (a fresh copy each call)."""
+    return copy.deepcopy(_summary(n, tuple((r, c) for r, c in cells)))
+
+
+@cache
+def _summary(n: int, cells: tuple[tuple[int, int], ...]) -> dict[str, Any]:
     board = oracle.replay(n, cells)
     status = oracle.status(board)
     player = to_move(cells)
@@ -32,6 +39,15 @@ def summary(n: int, cells: Sequence[Sequence[int]]) -> dict[str, Any]:
         "board": board, "over": status is not None, "next_player": player, "winner": winner,
         "outcome": outcome, "moves": [list(c) for c in oracle.legal_moves(board)],
     }
+
+
+def equal(actual: Any, expected: Any, *, what: str) -> None:
+    """Fail with a field-by-field diff unless equal (numbers compare by value, so 1 == 1.0).
+
+    Plain ``==`` first: deepdiff is only needed to explain a failure, and it is slow.
+    """
+    if actual != expected:
+        expect_equal(actual, expected, what=what, numbers_loosely=True)
 
 
 def pick(found: dict[str, Any], keys: Sequence[str] = COMPARED) -> dict[str, Any]:

@@ -123,7 +123,8 @@ def tie_game(n: int, seed: int = 0) -> Cells:
     starts = [r < (n + 1) // 2 for r in range(n)]
     rng.shuffle(starts)
     turn = rng.random() < 0.5
-    xs, os = [], []
+    xs: list[tuple[int, int]] = []
+    os: list[tuple[int, int]] = []
     for r in range(n):
         for c in range(n):
             cell = (c, r) if turn else (r, c)

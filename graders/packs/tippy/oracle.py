@@ -170,7 +170,7 @@ def best_moves(board: Sequence[str], player: str) -> set[Cell]:
     return {cell for cell, score in scores.items() if score == top}
 
 
-def replay(n: int, cells: Iterable[Cell], first: str = "p1") -> list[str]:
+def replay(n: int, cells: Iterable[Sequence[int]], first: str = "p1") -> list[str]:
     """Return the board after the players, starting with ``first``, mark ``cells`` in turn."""
     board = empty_board(n)
     player = first

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from graders.batch import BatchOutcome
-from graders.packs import Pack, get_pack
+from graders.packs import get_pack
 from graders.selfcheck import grade_samples
 
 _GRADED: dict[str, tuple[BatchOutcome, Path]] = {}
@@ -28,5 +28,11 @@ def graded_samples(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def altnim() -> Pack:
-    return get_pack("altnim")
+def sample_results(graded_samples):
+    """``sample_results(pack_id) -> {student: SubmissionResult}`` of the graded samples."""
+
+    def of(pack_id: str):
+        outcome, _ = graded_samples(pack_id)
+        return {result.student: result for result in outcome.results}
+
+    return of

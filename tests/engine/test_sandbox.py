@@ -171,10 +171,14 @@ def test_bubblewrap_isolation(sandbox, worker):
 
 
 def test_program_runs_cap_output_and_time(sandbox, tmp_path: Path):
+    # a flood is stopped as soon as it passes the output cap, not at the time limit
     flood = sandbox.run(tmp_path, ["python3", "-c", "while True: print('x' * 1000)"], LIMITS)
-    assert flood.timed_out and flood.output_truncated
+    assert flood.output_truncated and flood.stopped_for_output and not flood.timed_out
     assert len(flood.stdout) <= LIMITS.output_bytes
-    assert "did not finish" in flood.problem(LIMITS)
+    assert flood.seconds < LIMITS.wall_seconds
+    assert "printed more than" in flood.problem(LIMITS)
+    loop = sandbox.run(tmp_path, ["python3", "-c", "while True: pass"], LIMITS)
+    assert loop.timed_out and "did not finish" in loop.problem(LIMITS)
 
 
 def test_program_runs_get_stdin_and_exit_status(sandbox, tmp_path: Path):

@@ -16,13 +16,6 @@ from graders.packs.pnt.grading import all_cases, hidden_cases
 PACK = get_pack("pnt")
 
 
-def test_reference_solution_scores_full_marks():
-    [result] = grade_batch(BatchRequest(pack=PACK, sources=[PACK.reference_dir])).results
-    assert result.status == "graded"
-    assert result.total == PACK.declaration.max_points, [t.message for t in result.tests]
-    assert result.violations == []
-
-
 def test_bare_template_scores_zero_without_grader_error(tmp_path: Path):
     student = tmp_path / "bare"
     student.mkdir()

@@ -1,0 +1,492 @@
+"""The attack suite: hostile submissions against the sandbox and the trust boundary.
+
+Every pack with a folder ``fixtures/attacks/<pack>/`` is graded in ONE batch: all its attacks
+plus a few honest sample submissions of ``fixtures/<pack>/submissions/``. During the batch,
+canaries holding a random token sit in the hidden trees (``reference_solutions/<pack>/``,
+``fixtures/<pack>/golden/``, ``graders/packs/<pack>/``) and in the grader's environment, and a
+TCP listener waits on the host. The tests then prove, for the batch and for each attack:
+
+- the mark is at most the honest one its ``expected.json`` declares (``"at_most": true``, see
+  :mod:`graders.selfcheck`), and the result is graded, not a grader error;
+- its report says in plain words what happened (``"explains"``: phrases that must appear in the
+  messages of its failed tests and rule violations);
+- no file of the repository's trees changed (see :func:`attributable`; set
+  ``GRADER_ATTACKS_STRICT=1`` to count every change), and no sandbox uid left a file in
+  ``/tmp``;
+- no canary token reached any result, report or file, and nothing connected to the listener;
+- no process of the batch's sandbox uids survived it;
+- the batch finished within a bounded time;
+- the honest submissions got the same marks as when graded alone.
+
+``"known_gap"`` in an ``expected.json`` names an attack the engine does NOT stop (see
+``docs/threat-model.md``): its mark test is a strict xfail, so closing the gap shows up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import stat
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from graders.batch import BatchOutcome, BatchRequest, grade_batch
+from graders.packs import Pack, get_pack, project_root
+from graders.results import SubmissionResult
+from graders.sandbox import uids
+from graders.selfcheck import expected_path, mismatches
+from graders.submissions import clean_text, find_submissions
+
+ROOT = project_root()
+ATTACKS = ROOT / "fixtures" / "attacks"
+# Honest samples graded in the same batch as the attacks (fast ones, with different marks).
+HONEST = {
+    "altnim": ["correct", "depth_off_by_one", "missing_header"],
+}
+TREES = ["reports", "fixtures", "reference_solutions", "graders", "student_templates"]
+SKIPPED_PARTS = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+CANARY_PORT = 47651  # the network attacks try to reach it
+CANARY_ENV = "GRADER_CANARY_SECRET"
+BATCH_SECONDS = 240
+MARKERS = (b"pwned", b"mallory")  # in everything the attacks try to write
+
+
+def attack_sources(pack_id: str) -> list[Path]:
+    folder = ATTACKS / pack_id
+    if not folder.is_dir():
+        return []
+    return [path for path in find_submissions(folder) if expected_path(path).is_file()]
+
+
+def student_id(source: Path) -> str:
+    """The id grading gives a submission (a name that is not UTF-8 is shown escaped)."""
+    return clean_text(source.stem if source.suffix.lower() == ".zip" else source.name)
+
+
+def expected_of(source: Path) -> dict:
+    return json.loads(expected_path(source).read_text(encoding="utf-8"))
+
+
+PACKS = (
+    sorted(path.name for path in ATTACKS.iterdir() if attack_sources(path.name))
+    if (ATTACKS.is_dir())
+    else []
+)
+CASES = [(pack_id, source) for pack_id in PACKS for source in attack_sources(pack_id)]
+CASE_IDS = [f"{pack_id}/{student_id(source)}" for pack_id, source in CASES]
+
+
+# -- what a batch under attack leaves behind ------------------------------------------------
+@dataclass
+class AttackRun:
+    pack: Pack
+    token: str
+    outcome: BatchOutcome
+    seconds: float
+    results: dict[str, SubmissionResult]
+    honest_alone: dict[str, SubmissionResult]
+    changed: list[str]
+    stray_files: list[str]
+    leaks: dict[str, list[str]]
+    survivors: list[str]
+    connections: list[str]
+    listening: bool
+    out_dir: Path
+    used_uids: set[int] = field(default_factory=set)
+
+
+class Listener:
+    """A TCP server on the host that records every connection made to it."""
+
+    def __init__(self, port: int) -> None:
+        self.connections: list[str] = []
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            self.sock.bind(("0.0.0.0", port))
+            self.sock.listen(16)
+            self.sock.settimeout(0.2)
+            self.listening = True
+        except OSError:
+            self.listening = False
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        if self.listening:
+            self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                conn, peer = self.sock.accept()
+            except OSError:
+                continue
+            self.connections.append(f"{peer[0]}:{peer[1]}")
+            conn.close()
+
+    def close(self) -> None:
+        self.stopped.set()
+        if self.listening:
+            self.thread.join(2)
+        self.sock.close()
+
+
+def tree_hashes(roots: list[Path], skip: set[Path] = frozenset()) -> dict[str, str]:
+    """``relative path -> digest`` of every file, link and folder (with its mode) under
+    ``roots``; symbolic links are recorded, never followed."""
+    hashes: dict[str, str] = {}
+    for top in roots:
+        if not top.exists():
+            continue
+        for folder, dirs, files in os.walk(top):
+            dirs[:] = [d for d in dirs if d not in SKIPPED_PARTS]
+            for name in [*dirs, *files]:
+                path = Path(folder, name)
+                if path in skip:
+                    continue
+                info = path.lstat()
+                if stat.S_ISLNK(info.st_mode):
+                    digest = "link:" + os.readlink(path)
+                elif stat.S_ISREG(info.st_mode):
+                    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                else:
+                    digest = "dir"
+                hashes[str(path.relative_to(ROOT))] = f"{digest} {oct(info.st_mode)} {info.st_uid}"
+    return hashes
+
+
+def attributable(relative: str, pack_id: str) -> bool:
+    """Whether a file that changed during the batch counts against the sandbox.
+
+    Every change in the pack's own trees does. Elsewhere (the engine, other packs, which other
+    engineers may be editing while the suite runs) a change counts when the file is owned by a
+    sandbox uid or holds an attack's marker: every write payload of the attacks carries one."""
+    path = ROOT / relative
+    own = [
+        f"{tree}/{pack_id}"
+        for tree in (
+            "fixtures",
+            "reference_solutions",
+            "student_templates",
+            "reports",
+            "graders/packs",
+            "fixtures/attacks",
+        )
+    ]
+    if os.environ.get("GRADER_ATTACKS_STRICT") or any(
+        relative == tree or relative.startswith(tree + "/") for tree in [*own, "graders/sandbox"]
+    ):
+        return True
+    if not path.exists() and not path.is_symlink():
+        return False  # deleted: attacks never delete, engineers do
+    info = path.lstat()
+    if info.st_uid >= uids.FIRST_UID:
+        return True
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    content = path.read_bytes().lower()
+    return any(marker in content for marker in MARKERS)
+
+
+def plant_canaries(pack: Pack, token: str) -> list[Path]:
+    """Files holding ``token`` in every hidden tree of ``pack``; returns what to remove."""
+    planted: list[Path] = []
+    for folder in (pack.reference_dir, pack.golden_dir, pack.dir):
+        created = not folder.exists()
+        folder.mkdir(parents=True, exist_ok=True)
+        canary = folder / f"zz_canary_{token}.txt"
+        canary.write_text(f"hidden canary {token}\n", encoding="utf-8")
+        planted.append(canary)
+        if created:
+            planted.append(folder)
+    return planted
+
+
+def remove(paths: list[Path]) -> None:
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def uid_processes(uid_set: set[int]) -> list[str]:
+    """``pid uid command`` of every live process running under one of ``uid_set``."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            owner = entry.stat().st_uid
+            if owner in uid_set:
+                command = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ")
+                found.append(f"{entry.name} uid={owner} {command.decode(errors='replace')}")
+    return found
+
+
+def survivors(used: set[int]) -> list[str]:
+    """Processes left under the batch's uids. Only uids nobody leases now are checked: a uid
+    another grading run on this machine holds is that run's business."""
+    free: set[int] = set()
+    locks = []
+    for uid in sorted(used):
+        with contextlib.suppress(OSError):
+            fd = os.open(uids.LOCK_DIR / f"{uid}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            locks.append(fd)
+            free.add(uid)
+    try:
+        return uid_processes(free)
+    finally:
+        for fd in locks:
+            os.close(fd)
+
+
+def stray_files(used: set[int]) -> list[str]:
+    """Files owned by the batch's sandbox uids anywhere in the shared /tmp (the scratch copies
+    are gone by now): a sandbox may write only in its own scratch copy."""
+    found = []
+    for folder, dirs, files in os.walk("/tmp"):
+        if folder.count(os.sep) > 4:
+            dirs[:] = []
+        for name in [*dirs, *files]:
+            path = os.path.join(folder, name)
+            with contextlib.suppress(OSError):
+                if os.lstat(path).st_uid in used:
+                    found.append(path)
+    return found
+
+
+def texts_of(result: SubmissionResult) -> str:
+    return result.to_json()
+
+
+def leaks_in(
+    token: str, results: list[SubmissionResult], out_dir: Path, extra_files: list[str]
+) -> dict[str, list[str]]:
+    """Where ``token`` shows up: in a result (its JSON holds every message, output and detail),
+    in a report file, or in a file a sandbox wrote."""
+    leaks: dict[str, list[str]] = {}
+    for result in results:
+        if token in texts_of(result):
+            leaks.setdefault(result.student, []).append("result")
+    for path in out_dir.rglob("*"):
+        if path.is_file() and token.encode() in path.read_bytes():
+            leaks.setdefault("reports", []).append(str(path))
+    for name in extra_files:
+        with contextlib.suppress(OSError):
+            if os.path.isfile(name) and token.encode() in Path(name).read_bytes():
+                leaks.setdefault("files", []).append(name)
+    return leaks
+
+
+_RUNS: dict[str, AttackRun] = {}
+
+
+def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
+    """Grade ``pack_id``'s attacks and honest samples in one batch, once per test session."""
+    if pack_id in _RUNS:
+        return _RUNS[pack_id]
+    pack = get_pack(pack_id)
+    honest = [pack.fixtures_dir / "submissions" / name for name in HONEST.get(pack_id, [])]
+    honest = [path for path in honest if path.is_dir()]
+    sources = attack_sources(pack_id) + honest
+    out_dir = tmp_root / f"reports-{pack_id}"
+    token = secrets.token_hex(16)
+    used: set[int] = set()
+    original_acquire = uids.UidPool.acquire
+
+    def acquire(self: uids.UidPool) -> int:
+        uid = original_acquire(self)
+        used.add(uid)
+        return uid
+
+    planted = plant_canaries(pack, token)
+    listener = Listener(CANARY_PORT)
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(CANARY_ENV, token)
+            patch.setattr(uids.UidPool, "acquire", acquire)
+            before = tree_hashes([ROOT / tree for tree in TREES])
+            started = time.monotonic()
+            outcome = grade_batch(
+                BatchRequest(pack=pack, sources=sources, out_dir=out_dir, fresh=True)
+            )
+            seconds = time.monotonic() - started
+            after = tree_hashes([ROOT / tree for tree in TREES])
+        left = survivors(used)
+        strays = stray_files(used)
+    finally:
+        listener.close()
+        remove(planted)
+    changed = sorted(
+        path for path in before.keys() | after.keys() if before.get(path) != after.get(path)
+    )
+    others = [path for path in changed if not attributable(path, pack_id)]
+    changed = [path for path in changed if path not in others]
+    if others:
+        print(
+            f"\nchanged during the {pack_id} batch, by no attack (no marker, no sandbox owner, "
+            f"outside the pack's trees): {others}"
+        )
+    leaks = leaks_in(
+        token, outcome.results, out_dir, strays + [str(ROOT / path) for path in changed]
+    )
+    alone = grade_batch(BatchRequest(pack=pack, sources=honest, fresh=True))
+    print(
+        f"\n{pack_id}: {len(sources)} submissions ({len(honest)} honest) graded under attack "
+        f"in {seconds:.1f} s, isolation {outcome.isolation.value}"
+    )
+    run = AttackRun(
+        pack=pack,
+        token=token,
+        outcome=outcome,
+        seconds=seconds,
+        results={result.student: result for result in outcome.results},
+        honest_alone={result.student: result for result in alone.results},
+        changed=changed,
+        stray_files=strays,
+        leaks=leaks,
+        survivors=left,
+        connections=list(listener.connections),
+        listening=listener.listening,
+        out_dir=out_dir,
+        used_uids=used,
+    )
+    _RUNS[pack_id] = run
+    return run
+
+
+@pytest.fixture(scope="session")
+def attacked(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("attacks")
+    return lambda pack_id: attack_run(pack_id, root)
+
+
+# -- per attack ------------------------------------------------------------------------------
+def test_there_are_enough_attacks():
+    assert len(CASES) >= 25, CASE_IDS
+
+
+@pytest.mark.parametrize(("pack_id", "source"), CASES, ids=CASE_IDS)
+def test_attack_earns_at_most_its_honest_mark(attacked, pack_id, source):
+    run = attacked(pack_id)
+    expected = expected_of(source)
+    result = run.results.get(student_id(source))
+    assert result is not None, f"{student_id(source)} was not graded"
+    problems = mismatches(result, expected)
+    if expected.get("known_gap"):
+        if problems:
+            pytest.xfail(f"known gap: {expected['known_gap']}")
+        pytest.fail(
+            f"the known gap seems closed ({expected['known_gap']}): remove `known_gap` "
+            "from its expected.json"
+        )
+    assert problems == [], f"{expected.get('why', '')}\n{describe_failures(result)}"
+
+
+@pytest.mark.parametrize(("pack_id", "source"), CASES, ids=CASE_IDS)
+def test_attack_report_explains_what_happened(attacked, pack_id, source):
+    run = attacked(pack_id)
+    expected = expected_of(source)
+    result = run.results[student_id(source)]
+    failed = [test for test in result.tests if test.outcome == "failed"]
+    assert all(test.message.strip() for test in failed), [t.name for t in failed if not t.message]
+    words = " ".join(
+        [test.message for test in failed] + [violation.message for violation in result.violations]
+    ).lower()
+    missing = [phrase for phrase in expected.get("explains", []) if phrase.lower() not in words]
+    assert not missing, f"the report never says {missing}:\n{describe_failures(result)}"
+
+
+def describe_failures(result: SubmissionResult) -> str:
+    lines = [
+        f"total {result.total:g}, status {result.status}, violations "
+        f"{sorted({v.rule for v in result.violations})}"
+    ]
+    lines += [
+        f"  {t.name}: {t.outcome}: {t.message[:300]}" for t in result.tests if t.outcome != "passed"
+    ]
+    lines += [f"  grader error: {error[:300]}" for error in result.grader_errors]
+    return "\n".join(lines)
+
+
+# -- per batch -------------------------------------------------------------------------------
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_no_file_outside_the_scratch_copies_changed(attacked, pack_id):
+    run = attacked(pack_id)
+    assert run.changed == [], f"changed during the batch: {run.changed}"
+    assert run.stray_files == [], (
+        f"written by sandbox uids outside their scratch copies: {run.stray_files}"
+    )
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_nothing_hidden_was_read(attacked, pack_id):
+    run = attacked(pack_id)
+    assert run.leaks == {}, f"canary token {run.token} found in {run.leaks}"
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_no_network_connection_reached_the_host(attacked, pack_id):
+    run = attacked(pack_id)
+    if not run.listening:
+        pytest.skip(f"port {CANARY_PORT} was busy: the listener could not start")
+    assert run.connections == []
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_no_sandbox_process_survives_the_batch(attacked, pack_id):
+    run = attacked(pack_id)
+    assert run.used_uids, "the batch used no sandbox uid (was anything run?)"
+    assert run.survivors == []
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_the_batch_finishes_in_bounded_time(attacked, pack_id):
+    run = attacked(pack_id)
+    assert run.seconds < BATCH_SECONDS, f"{run.seconds:.0f} s"
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_honest_submissions_are_unaffected(attacked, pack_id):
+    run = attacked(pack_id)
+    assert run.honest_alone, "no honest sample in the batch"
+    for student, alone in run.honest_alone.items():
+        together = run.results[student]
+        assert together.status == alone.status == "graded", student
+        assert together.total == alone.total, student
+        assert {m.id: m.earned for m in together.criteria} == {
+            m.id: m.earned for m in alone.criteria
+        }, student
+        assert sorted(v.rule for v in together.violations) == sorted(
+            v.rule for v in alone.violations
+        ), student
+        assert {(t.name, t.case, t.outcome) for t in together.tests} == {
+            (t.name, t.case, t.outcome) for t in alone.tests
+        }, student
+        expected = expected_of(run.pack.fixtures_dir / "submissions" / student)
+        assert mismatches(together, expected) == [], student
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_reports_escape_what_students_wrote(attacked, pack_id):
+    run = attacked(pack_id)
+    pages = list(run.out_dir.rglob("*.html"))
+    assert pages, "no report was written"
+    markup = (b"<script>alert(", b"<img src=x onerror")
+    unescaped = [str(page) for page in pages if any(m in page.read_bytes() for m in markup)]
+    assert unescaped == []

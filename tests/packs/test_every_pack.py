@@ -1,0 +1,54 @@
+"""The self-checks every pack must pass (DESIGN.md, "Self-checks that keep the packs honest").
+
+Packs are discovered, so a sixth assignment is checked here with no edit: its reference scores
+full marks, each sample submission gets exactly the marks its expected.json declares, grading
+the samples raises no grader error, and its golden files match what the reference prints now.
+Pack-specific checks live beside each pack in tests/packs/<id>/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.batch import BatchRequest, grade_batch
+from graders.golden import stale_golden
+from graders.packs import discover_packs
+from graders.selfcheck import expected_by_student, mismatches
+
+PACKS = discover_packs()
+EXPECTED = {pack_id: expected_by_student(pack) for pack_id, pack in PACKS.items()}
+# The issues ask for at least this many realistic sample submissions per pack.
+MINIMUM_SAMPLES = {"pnt": 10, "game_of_nim": 10}
+SAMPLES = [(pack_id, student) for pack_id in sorted(PACKS) for student in sorted(EXPECTED[pack_id])]
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_pack_has_enough_samples(pack_id):
+    assert len(EXPECTED[pack_id]) >= MINIMUM_SAMPLES.get(pack_id, 12)
+
+
+@pytest.mark.parametrize(("pack_id", "student"), SAMPLES)
+def test_sample_gets_expected_marks(sample_results, pack_id, student):
+    graded = sample_results(pack_id)
+    assert student in graded, f"sample {student} was not graded"
+    assert mismatches(graded[student], EXPECTED[pack_id][student]) == []
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_samples_are_graded_without_grader_error(graded_samples, pack_id):
+    outcome, _ = graded_samples(pack_id)
+    assert outcome.ok, [r.grader_errors for r in outcome.results if r.grader_errors]
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_reference_solution_scores_full_marks(pack_id):
+    pack = PACKS[pack_id]
+    [result] = grade_batch(BatchRequest(pack=pack, sources=[pack.reference_dir])).results
+    assert result.status == "graded", result.grader_errors
+    failed = [f"{t.name}[{t.case}]: {t.message}" for t in result.tests if t.outcome != "passed"]
+    assert result.total == pack.declaration.max_points, failed
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_golden_files_are_current(pack_id):
+    assert stale_golden(PACKS[pack_id]) == []

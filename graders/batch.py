@@ -48,6 +48,7 @@ class BatchRequest:
     progress: Progress | None = None
     jobs: int = 1
     write_index: bool = True
+    pack_digest: str | None = None  # given by a parent run to its jobs, so all agree on it
 
 
 @dataclass
@@ -85,7 +86,8 @@ def _run(
     request: BatchRequest, sandbox: Sandbox, work_root: Path, writer: ReportWriter | None
 ) -> BatchOutcome:
     pack = request.pack
-    pack_digest = digest_pack(pack, hidden=not request.public_only)
+    pack_digest = request.pack_digest or digest_pack(pack, hidden=not request.public_only)
+    request.pack_digest = pack_digest
     outcome = BatchOutcome(results=[], isolation=sandbox.isolation)
     pending: list[Submission] = []
     violations: dict[str, list[ViolationRecord]] = {}

@@ -45,9 +45,22 @@ def cli() -> None:
     type=click.Choice([i.value for i in Isolation]),
     help="Force an isolation level (default: the strongest available).",
 )
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=os.cpu_count() or 1,
-              show_default="the number of CPUs", help="Grading processes to run at once.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=os.cpu_count() or 1,
+    show_default="the number of CPUs",
+    help="Grading processes to run at once.",
+)
 @click.option("--no-index", is_flag=True, hidden=True, help="Used by --jobs: no class index.")
+@click.option("--pack-digest", hidden=True, help="Used by --jobs: the parent's input digest.")
+@click.option(
+    "--as-submissions",
+    is_flag=True,
+    hidden=True,
+    help="Used by --jobs: each PATH is exactly one submission.",
+)
 def run_command(
     paths: tuple[Path, ...],
     assignment: str | None,
@@ -58,10 +71,12 @@ def run_command(
     isolation: str | None,
     jobs: int,
     no_index: bool,
+    pack_digest: str | None,
+    as_submissions: bool,
 ) -> None:
     """Grade every submission (a folder or .zip per student) under PATHS."""
     code = EXIT_OK
-    for pack, sources in _batches(paths, assignment):
+    for pack, sources in _batches(paths, assignment, as_submissions):
         target = out or project_root() / "reports" / pack.id
         console.console.print(f"Grading {len(sources)} submission(s) of [bold]{pack.title}[/]")
         with console.progress_bar(len(sources), pack.id) as advance:
@@ -77,6 +92,7 @@ def run_command(
                     isolation=Isolation(isolation) if isolation else None,
                     jobs=jobs,
                     write_index=not no_index,
+                    pack_digest=pack_digest,
                 )
             )
         console.isolation_line(outcome.isolation)
@@ -160,26 +176,34 @@ def _pack_for(paths: list[Path], assignment: str | None) -> Pack:
     return get_pack(detected)
 
 
-def _batches(paths: tuple[Path, ...], assignment: str | None) -> list[tuple[Pack, list[Path]]]:
-    """One batch per path; a folder of per-assignment folders gives one batch each."""
+def _batches(
+    paths: tuple[Path, ...], assignment: str | None, as_submissions: bool = False
+) -> list[tuple[Pack, list[Path]]]:
+    """One batch per assignment: the submissions under every path, grouped by pack.
+
+    A path is a class folder (a folder or zip per student), a folder of per-assignment class
+    folders named by id, or, with ``as_submissions``, exactly one submission.
+    """
     packs = discover_packs()
-    batches = []
+    grouped: dict[str, list[Path]] = {}
     for path in paths:
-        if (
+        if as_submissions:
+            found = [(_pack_for([path], assignment).id, [path])]
+        elif (
             assignment is None
             and path.is_dir()
-            and {p.name for p in path.iterdir()} & set(packs)
             and detect_assignment([path], packs) is None
+            and {p.name for p in path.iterdir()} & set(packs)
         ):
-            batches += [
-                (packs[p.name], find_submissions(p))
-                for p in sorted(path.iterdir())
-                if p.name in packs
+            found = [
+                (p.name, find_submissions(p)) for p in sorted(path.iterdir()) if p.name in packs
             ]
-            continue
-        sources = find_submissions(path)
-        batches.append((_pack_for(sources, assignment), sources))
-    return batches
+        else:
+            sources = find_submissions(path)
+            found = [(_pack_for(sources, assignment).id, sources)]
+        for pack_id, sources in found:
+            grouped.setdefault(pack_id, []).extend(sources)
+    return [(packs[pack_id], sources) for pack_id, sources in grouped.items()]
 
 
 def main(argv: list[str] | None = None) -> int:

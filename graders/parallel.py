@@ -23,7 +23,8 @@ POLL_SECONDS = 0.5
 
 def job_command(request, share: list[Submission]) -> list[str]:  # noqa: ANN001 - BatchRequest
     command = [sys.executable, "-m", "graders.cli", "run", "--jobs", "1", "--no-index",
-               "--fresh", "--assignment", request.pack.id, "--out", str(request.out_dir)]
+               "--fresh", "--assignment", request.pack.id, "--out", str(request.out_dir),
+               "--pack-digest", request.pack_digest, "--as-submissions"]
     if request.due is not None:
         command += ["--due", request.due.strftime("%Y-%m-%dT%H:%M:%S%z")]
     if request.isolation is not None:

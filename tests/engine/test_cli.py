@@ -83,3 +83,13 @@ def test_parallel_jobs_give_the_same_marks(batch, tmp_path):
     assert main([str(batch), "--out", str(single), "--jobs", "1"]) == 0
     assert main([str(batch), "--out", str(double), "--jobs", "2"]) == 0
     assert (single / "marks.csv").read_text() == (double / "marks.csv").read_text()
+
+
+def test_parallel_jobs_keep_students_whose_files_sit_in_a_subfolder(batch, tmp_path):
+    nested = batch / "dana" / "A2"
+    nested.mkdir(parents=True)
+    shutil.copyfile(SAMPLES / "correct" / "myAltNimFunctions.py", nested / "myAltNimFunctions.py")
+    out = tmp_path / "reports"
+    assert main([str(batch), "--out", str(out), "--jobs", "2"]) == 0
+    rows = {row["student"]: row for row in csv.DictReader((out / "marks.csv").open())}
+    assert rows["dana"]["total"] == "100" and rows["dana"]["status"] == "graded"

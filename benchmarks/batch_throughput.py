@@ -1,7 +1,7 @@
 """How fast a class is graded: copies of the altNim samples graded in one batch.
 
-Usage: .venv/bin/python benchmarks/batch_throughput.py [copies]  (default 5 copies of each
-sample except the infinite loop, whose cost is its time limit, not the harness's).
+Usage: .venv/bin/python benchmarks/batch_throughput.py [copies] [jobs]  (default 5 copies of
+each sample except the infinite loop, whose cost is its time limit, not the harness's; 1 job).
 Prints submissions per second and the per-submission cost; nothing is asserted.
 """
 
@@ -19,7 +19,7 @@ from graders.packs import get_pack
 SKIP = {"infinite_loop"}
 
 
-def main(copies: int) -> None:
+def main(copies: int, jobs: int) -> None:
     pack = get_pack("altnim")
     samples = [p for p in (pack.fixtures_dir / "submissions").iterdir()
                if p.is_dir() and p.name not in SKIP]
@@ -30,10 +30,10 @@ def main(copies: int) -> None:
                 shutil.copytree(sample, batch / f"{sample.name}-{copy}")
         sources = sorted(batch.iterdir())
         started = time.perf_counter()
-        outcome = grade_batch(BatchRequest(pack=pack, sources=sources,
+        outcome = grade_batch(BatchRequest(pack=pack, sources=sources, jobs=jobs,
                                            out_dir=Path(temp) / "reports"))
         seconds = time.perf_counter() - started
-    print(f"isolation: {outcome.isolation.value}")
+    print(f"isolation: {outcome.isolation.value}, jobs: {jobs}")
     print(f"graded {len(outcome.results)} submissions in {seconds:.1f} s "
           f"({len(outcome.results) / seconds:.2f} per second, {1000 * seconds / len(sources):.0f} "
           "ms each, reports included)")
@@ -41,4 +41,5 @@ def main(copies: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    arguments = [int(value) for value in sys.argv[1:3]]
+    main(*(arguments + [5, 1][len(arguments):]))

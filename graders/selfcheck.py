@@ -11,6 +11,10 @@ Each ``fixtures/<id>/submissions/<name>/expected.json`` (``<name>.expected.json`
       "failing": ["test_eval_*"],          # optional: fnmatch patterns of tests that must fail
       "status": "graded"                   # optional, default "graded"
     }
+
+A hostile submission (``fixtures/attacks/``) declares the honest mark it must NOT exceed with
+``"at_most": true``: then ``total`` and every listed criterion are upper bounds, and
+``violations`` is checked only when it is given.
 """
 
 from __future__ import annotations
@@ -68,20 +72,28 @@ def mismatches(result: SubmissionResult, expected: dict[str, Any]) -> list[str]:
             f"status {result.status!r} != {expected.get('status', 'graded')!r}: "
             f"{result.grader_errors}"
         )
-    if abs(result.total - float(expected["total"])) > 0.01:
-        problems.append(f"total {result.total:g} != expected {expected['total']}")
+    at_most = bool(expected.get("at_most"))
+    if _off(result.total, float(expected["total"]), at_most):
+        relation = "exceeds the most allowed," if at_most else "!= expected"
+        problems.append(f"total {result.total:g} {relation} {expected['total']}")
     earned = {mark.id: mark.earned for mark in result.criteria}
     for criterion, points in expected.get("criteria", {}).items():
-        if abs(earned.get(criterion, -1) - float(points)) > 0.01:
+        if _off(earned.get(criterion, -1), float(points), at_most):
             problems.append(f"criterion {criterion}: {earned.get(criterion)} != {points}")
     rules = sorted({violation.rule for violation in result.violations})
-    if rules != sorted(expected.get("violations", [])):
+    if (not at_most or "violations" in expected) and rules != sorted(
+        expected.get("violations", [])
+    ):
         problems.append(f"violations {rules} != expected {sorted(expected.get('violations', []))}")
     failed = [test.name for test in result.tests if test.outcome == "failed"]
     for pattern in expected.get("failing", []):
         if not any(fnmatch(name, pattern) for name in failed):
             problems.append(f"no failing test matches {pattern!r} (failed: {sorted(set(failed))})")
     return problems
+
+
+def _off(got: float, want: float, at_most: bool) -> bool:
+    return got > want + 0.01 if at_most else abs(got - want) > 0.01
 
 
 def describe(result: SubmissionResult) -> str:

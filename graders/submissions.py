@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -51,6 +52,16 @@ def slugify(name: str) -> str:
     return f"{slug[:60] or 'submission'}-{digest}" if slug != name else slug
 
 
+def clean_text(text: str) -> str:
+    """``text`` made safe to write out as UTF-8. A file name whose bytes are not UTF-8 comes
+    from the file system with lone surrogates (which would crash every report); those bytes
+    are shown as ``\\xff`` instead, so two different names stay different."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def find_submissions(path: Path) -> list[Path]:
     """Each student folder or zip directly under ``path`` (or ``path`` itself if it is one)."""
     if path.is_file():
@@ -88,7 +99,7 @@ def detect_assignment(paths: list[Path], packs: dict[str, Pack]) -> str | None:
 
 def prepare(source: Path, pack: Pack, work_root: Path) -> Submission:
     """Collect, decode and check the student's files; build the workspace."""
-    student_id = source.stem if source.suffix.lower() == ".zip" else source.name
+    student_id = clean_text(source.stem if source.suffix.lower() == ".zip" else source.name)
     submission = Submission(id=student_id, source=source, workspace=work_root / slugify(student_id))
     raw = _read_files(source, submission)
     required = set(pack.declaration.submission.files)
@@ -107,7 +118,13 @@ def _read_files(source: Path, submission: Submission) -> dict[str, bytes]:
         return _read_folder(source, submission)
     if source.suffix.lower() == ".zip":
         return _read_zip(source, submission)
-    return {source.name: source.read_bytes()[:MAX_FILE_BYTES]}
+    return {source.name: _head(source)}
+
+
+def _head(path: Path) -> bytes:
+    """At most ``MAX_FILE_BYTES`` of ``path``: a 10 GB file is never read whole."""
+    with path.open("rb") as handle:
+        return handle.read(MAX_FILE_BYTES)
 
 
 def _read_folder(folder: Path, submission: Submission) -> dict[str, bytes]:
@@ -118,18 +135,18 @@ def _read_folder(folder: Path, submission: Submission) -> dict[str, bytes]:
             continue
         if path.is_symlink():
             submission.problems.append(
-                _problem("symlink", str(relative), "is a symbolic link; it was ignored")
+                _problem("symlink", clean_text(str(relative)), "is a symbolic link; it was ignored")
             )
             continue
         if path.is_file():
-            files[relative.as_posix()] = path.read_bytes()[:MAX_FILE_BYTES]
+            files[clean_text(relative.as_posix())] = _head(path)
     return files
 
 
 def _read_zip(path: Path, submission: Submission) -> dict[str, bytes]:
     try:
         archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         submission.problems.append(_problem("zip", path.name, f"could not be opened: {exc}"))
         return {}
     files: dict[str, bytes] = {}
@@ -148,13 +165,32 @@ def _read_zip(path: Path, submission: Submission) -> dict[str, bytes]:
                     )
                 )
                 continue
-            if IGNORED_PARTS & set(name.parts) or (info.external_attr >> 16) & 0o170000 == 0o120000:
+            if IGNORED_PARTS & set(name.parts):
+                continue
+            if (info.external_attr >> 16) & 0o170000 == 0o120000:
+                submission.problems.append(
+                    _problem("symlink", info.filename, "is a symbolic link; it was ignored")
+                )
                 continue
             if total + info.file_size > MAX_ZIP_BYTES:
                 submission.problems.append(_problem("zip", path.name, "unpacks to too much data"))
                 break
-            with archive.open(info) as member:
-                data = member.read(MAX_FILE_BYTES + 1)
+            try:  # sizes in the headers may lie: never decompress more than one file's cap
+                with archive.open(info) as member:
+                    data = member.read(MAX_FILE_BYTES + 1)
+            except (
+                zipfile.BadZipFile,
+                zlib.error,
+                EOFError,
+                OSError,
+                RuntimeError,
+                NotImplementedError,
+                ValueError,
+            ) as exc:  # damaged, encrypted, unsupported
+                submission.problems.append(
+                    _problem("zip", info.filename, f"could not be unpacked ({exc}); it was ignored")
+                )
+                continue
             total += len(data)
             files[name.as_posix()] = data[:MAX_FILE_BYTES]
     return files

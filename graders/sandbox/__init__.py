@@ -22,7 +22,7 @@ from graders.sandbox.isolation import (
     detect_isolation,
     prepare_workdir,
 )
-from graders.sandbox.process import SandboxedProcess
+from graders.sandbox.process import SandboxedProcess, describe_signal
 from graders.sandbox.uids import UidPool
 from graders.sandbox.worker import Worker
 
@@ -40,6 +40,7 @@ class RunResult:
     timed_out: bool
     output_truncated: bool
     seconds: float
+    stopped_for_output: bool = False  # killed when its output passed the cap
 
     @property
     def ok(self) -> bool:
@@ -49,11 +50,14 @@ class RunResult:
         """A plain-language account of what went wrong, or None for a clean run."""
         if self.timed_out:
             return f"did not finish within {limits.wall_seconds:g} s and was stopped"
+        if self.stopped_for_output:
+            return f"printed more than {limits.output_kb} KB and was stopped"
         if self.exit_code is not None and self.exit_code < 0:
-            return (
-                f"was killed by signal {-self.exit_code} (over {limits.memory_mb} MB of "
-                f"memory or {limits.cpu_seconds} s of CPU)"
-            )
+            return describe_signal(-self.exit_code, limits)
+        if self.exit_code is not None and 128 < self.exit_code < 128 + 65:
+            # bubblewrap reports a command killed by signal N as exit status 128 + N
+            how = describe_signal(self.exit_code - 128, limits)
+            return f"exited with status {self.exit_code}: it {how}"
         if self.exit_code:
             last = self.stderr.strip().splitlines()[-1:] or ["no error message"]
             return f"exited with status {self.exit_code}: {last[0]}"
@@ -83,11 +87,14 @@ class Sandbox:
         self._uids.release(uid)
 
     def harness_for(self, driver: Path) -> Path:
-        """A read-only folder with ``child.py`` and ``driver`` as ``grader_driver.py``."""
+        """A read-only folder with ``child.py``, ``driver`` as ``grader_driver.py`` and the
+        driver's helper modules (``driver_*.py`` beside it, importable by their own names)."""
         if driver not in self._harness:
             folder = Path(tempfile.mkdtemp(prefix="harness-", dir=self.root))
             shutil.copyfile(CHILD_SOURCE, folder / "child.py")
             shutil.copyfile(driver, folder / "grader_driver.py")
+            for helper in sorted(driver.parent.glob("driver_*.py")):
+                shutil.copyfile(helper, folder / helper.name)
             for path in (folder, *folder.iterdir()):
                 path.chmod(0o755 if path.is_dir() else 0o644)
             self._harness[driver] = folder
@@ -151,6 +158,7 @@ class Sandbox:
             timed_out=timed_out,
             output_truncated=process.output_dropped > 0,
             seconds=time.monotonic() - started,
+            stopped_for_output=process.flooded and not timed_out,
         )
 
 

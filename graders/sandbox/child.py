@@ -28,6 +28,7 @@ RESPONSE_FD = 4
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 PLAIN_SCALARS = (bool, int, float, str, type(None))
 MAX_DEPTH = 50
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024  # the parent refuses more than 64 MB
 
 
 class NotPlainData(TypeError):
@@ -100,8 +101,37 @@ def read_message(stream: BinaryIO) -> dict | None:
     return json.loads(stream.read(length).decode("utf-8"))
 
 
+def encode(message: dict) -> bytes:
+    """UTF-8 JSON; a lone surrogate in student text (``"\\ud800"``) becomes ``?``."""
+    return json.dumps(message, allow_nan=False, ensure_ascii=False).encode("utf-8", "replace")
+
+
+def sendable(response: dict) -> bytes:
+    """``response`` encoded, or, when its value cannot be sent (nan, a 100 000-digit int, a
+    100 MB string), the same response turned into a NotPlainData error: the student is told
+    why, instead of the worker dying on the way out."""
+    try:
+        data = encode(response)
+    except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
+        problem = str(exc)[:300]
+        if "float" in problem:
+            problem = "nan or infinity, which plain data cannot hold"
+        reason = f"a value that cannot be sent back ({problem})"
+    else:
+        if len(data) <= MAX_RESPONSE_BYTES:
+            return data
+        reason = (
+            f"a value too large to send back ({len(data) >> 20} MB; the most is "
+            f"{MAX_RESPONSE_BYTES >> 20} MB)"
+        )
+    fallback = {key: value for key, value in response.items() if key != "value"}
+    fallback["ok"] = False
+    fallback["error"] = {"type": "NotPlainData", "message": reason, "traceback": ""}
+    return encode(fallback)
+
+
 def write_message(stream: BinaryIO, message: dict) -> None:
-    data = json.dumps(message, allow_nan=False).encode("utf-8")
+    data = sendable(message)
     stream.write(struct.pack(">I", len(data)) + data)
     stream.flush()
 

@@ -6,9 +6,9 @@ import contextlib
 import dataclasses
 import json
 import os
+import secrets
 import select
 import shutil
-import signal
 import struct
 import time
 from pathlib import Path
@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from graders.errors import GraderError, StudentCrash, StudentError, StudentTimeout
 from graders.sandbox.isolation import HARNESS_ROOT, Limits
-from graders.sandbox.process import SandboxedProcess
+from graders.sandbox.process import SandboxedProcess, describe_signal
 
 STARTUP_SECONDS = 15.0
 # After this many timeouts a worker's calls fail at once: a looping submission must not make
@@ -115,7 +115,7 @@ class Worker:
         if not response.get("ok"):
             error = response.get("error") or {}
             raise StudentError(
-                _describe_exception(op, error),
+                _describe_exception(op, error, self.limits),
                 details={"kind": "exception", **error, "stdout": response.get("stdout", "")},
             )
         return response.get("value")
@@ -141,8 +141,11 @@ class Worker:
             self.start()
         self.calls += 1
         self._next_id += 1
+        # Unguessable, so that an answer the student's code forges into the response pipe is
+        # caught (see ``_malformed``); the count stays in ``_next_id``.
+        request_id = secrets.randbits(62)
         request = {
-            "id": self._next_id,
+            "id": request_id,
             "op": op,
             "args": list(args),
             "kwargs": kwargs,
@@ -157,6 +160,8 @@ class Worker:
         response = self._receive(time.monotonic() + limit)
         if response is None:
             self._crashed(op)
+        if isinstance(response, Garbled):
+            self._forged(op, response.reason)
         if response == "timeout":
             self.timeouts += 1
             self.close()
@@ -166,7 +171,18 @@ class Worker:
                 limit,
             )
         assert isinstance(response, dict)
+        problem = _malformed(response, request_id)
+        if problem:
+            self._forged(op, problem)
         return response
+
+    def _forged(self, op: str, problem: str) -> NoReturn:
+        self.close()
+        raise StudentCrash(
+            f"`{op}`: your code wrote into the grader's private answer channel ({problem}); "
+            "the answer was thrown away and your code was stopped.",
+            details={"kind": "protocol"},
+        )
 
     def _crashed(self, op: str):
         process = self.process
@@ -179,9 +195,10 @@ class Worker:
             status = process.popen.returncode
         tail = process.err.text()[-1500:] if process else ""
         out_tail = process.out.text()[-1500:] if process else ""
+        flooded = process is not None and process.flooded
         self.close()
         raise StudentCrash(
-            f"`{op}`: {_describe_exit(status, self.limits)}",
+            f"`{op}`: {_describe_exit(status, self.limits, flooded, tail)}",
             details={"kind": "crash", "exit_status": status, "stderr": tail, "stdout": out_tail},
         )
 
@@ -192,21 +209,25 @@ class Worker:
             written = os.write(self._requests, payload)
             payload = payload[written:]
 
-    def _receive(self, deadline: float) -> dict[str, Any] | str | None:
+    def _receive(self, deadline: float) -> dict[str, Any] | Garbled | str | None:
+        """The next answer; ``"timeout"``; None when the worker is gone; :class:`Garbled` for
+        bytes that are no answer (the child never sends such: the student's code wrote them)."""
         header = self._read_exact(4, deadline)
         if not isinstance(header, bytes):
             return header
         (length,) = struct.unpack(">I", header)
         if length > MAX_RESPONSE:
-            return None
+            return Garbled(f"an answer of {length >> 20} MB")
         body = self._read_exact(length, deadline)
         if not isinstance(body, bytes):
             return body
         try:
             message = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            return None
-        return message if isinstance(message, dict) else None
+        except (ValueError, RecursionError, MemoryError):  # not JSON, nested too deep, huge
+            return Garbled("bytes that are not an answer")
+        if b"\\ud" in body or b"\\uD" in body:  # a forged lone surrogate breaks reports
+            message = _scrub(message)
+        return message if isinstance(message, dict) else Garbled("an answer that is no record")
 
     def _read_exact(self, size: int, deadline: float) -> bytes | str | None:
         buffer = bytearray()
@@ -224,6 +245,13 @@ class Worker:
         return bytes(buffer)
 
 
+@dataclasses.dataclass(frozen=True)
+class Garbled:
+    """Something in the response pipe that the worker loop cannot have written."""
+
+    reason: str
+
+
 def _timed_out(message: str, seconds: float | None) -> NoReturn:
     # One raise site for every timeout: Hypothesis tells failures apart by where they were
     # raised, and a skipped call must count as the same failure as the timeout before it.
@@ -236,7 +264,7 @@ def worker_lifetime_limits(limits: Limits) -> Limits:
     return dataclasses.replace(limits, cpu_seconds=max(120, 20 * limits.cpu_seconds))
 
 
-def _describe_exception(op: str, error: dict[str, Any]) -> str:
+def _describe_exception(op: str, error: dict[str, Any], limits: Limits) -> str:
     kind = error.get("type", "Exception")
     message = error.get("message", "")
     if kind == "NotPlainData":
@@ -247,29 +275,64 @@ def _describe_exception(op: str, error: dict[str, Any]) -> str:
         return f"`{op}`: your code called exit()/sys.exit() ({message or 'no status'})."
     if kind == "EOFError":
         return f"`{op}`: your code asked for more input() than the test provides."
+    if kind == "MemoryError":
+        return f"`{op}`: your code ran out of memory (MemoryError; at most {limits.memory_mb} MB)."
+    if kind == "RecursionError":
+        return f"`{op}`: your code recursed too deeply (RecursionError: {message})."
     return f"`{op}` raised {kind}: {message}".rstrip(": ")
 
 
-def _describe_exit(status: int | None, limits: Limits) -> str:
+def _describe_exit(
+    status: int | None, limits: Limits, flooded: bool = False, stderr: str = ""
+) -> str:
+    if flooded:
+        return f"your code printed more than {limits.output_kb} KB and was stopped."
     if status is None:
         return "the process running your code stopped answering."
-    if status > 128 and (status - 128) in signal.Signals._value2member_map_:
-        status = 128 - status  # bubblewrap reports a child killed by signal n as 128 + n
     if status < 0:
-        sig = -status
-        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
-        if sig == signal.SIGXCPU:
-            return (
-                f"the process running your code used more than {limits.cpu_seconds} s of "
-                "CPU and was stopped (an infinite loop, or a search that is far too slow)."
-            )
-        if sig == signal.SIGKILL:
-            return (
-                f"the process running your code was killed ({name}): it used more than "
-                f"{limits.cpu_seconds} s of CPU or {limits.memory_mb} MB of memory."
-            )
-        return f"the process running your code was killed by signal {name}."
-    return (
-        f"the process running your code ended with exit status {status} "
-        "(did your code call exit(), sys.exit() or os._exit()?)."
+        return f"the process running your code {describe_signal(-status, limits)}."
+    if 128 < status < 128 + 65:  # bubblewrap's status for a command killed by a signal
+        return f"the process running your code {describe_signal(status - 128, limits)}."
+    if status == 0:
+        return (
+            "the process running your code ended (exit status 0) in the middle of the "
+            "call: did your code call os._exit() or exit()?"
+        )
+    last = stderr.strip().splitlines()[-1:]
+    cause = (
+        f": {last[0][:300]}" if last else " (did your code call exit(), sys.exit() or os._exit()?)"
     )
+    return f"the process running your code ended with exit status {status}{cause}."
+
+
+def _malformed(response: dict[str, Any], request_id: int) -> str | None:
+    """Why ``response`` cannot be the worker's answer to request ``request_id``, or None.
+
+    The student's code shares the worker's process and can write into the response pipe (fd
+    4); what it writes is checked like any other untrusted data, and never reaches a test."""
+    if response.get("id") != request_id:
+        return "an answer to a question the grader did not ask"
+    if not isinstance(response.get("ok"), bool):
+        return "an answer without a true/false `ok`"
+    texts = [response.get("stdout", ""), response.get("stderr", "")]
+    if not response["ok"]:
+        error = response.get("error")
+        if not isinstance(error, dict):
+            return "an error that is not a record"
+        texts += [error.get("type", ""), error.get("message", ""), error.get("traceback", "")]
+    if not all(isinstance(text, str) for text in texts):
+        return "text fields that are not text"
+    if not isinstance(response.get("output_dropped", 0), int):
+        return "a byte count that is not a number"
+    return None
+
+
+def _scrub(value: Any) -> Any:
+    """``value`` with every lone surrogate in its text replaced (they cannot be written out)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, list):
+        return [_scrub(item) for item in value]
+    if isinstance(value, dict):
+        return {_scrub(key): _scrub(item) for key, item in value.items()}
+    return value

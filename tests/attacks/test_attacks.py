@@ -43,7 +43,7 @@ import pytest
 from graders.batch import BatchOutcome, BatchRequest, grade_batch
 from graders.packs import Pack, get_pack, project_root
 from graders.results import SubmissionResult
-from graders.sandbox import uids
+from graders.sandbox import Isolation, uids
 from graders.selfcheck import expected_path, mismatches
 from graders.submissions import clean_text, find_submissions
 
@@ -52,6 +52,10 @@ ATTACKS = ROOT / "fixtures" / "attacks"
 # Honest samples graded in the same batch as the attacks (fast ones, with different marks).
 HONEST = {
     "altnim": ["correct", "depth_off_by_one", "missing_header"],
+    "game_of_nim": ["correct_misere"],
+    "pnt": ["correct"],
+    "stonehenge": ["correct"],
+    "tippy": ["correct"],
 }
 TREES = ["reports", "fixtures", "reference_solutions", "graders", "student_templates"]
 SKIPPED_PARTS = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
@@ -78,9 +82,7 @@ def expected_of(source: Path) -> dict:
 
 
 PACKS = (
-    sorted(path.name for path in ATTACKS.iterdir() if attack_sources(path.name))
-    if (ATTACKS.is_dir())
-    else []
+    sorted(p.name for p in ATTACKS.iterdir() if attack_sources(p.name)) if ATTACKS.is_dir() else []
 )
 CASES = [(pack_id, source) for pack_id in PACKS for source in attack_sources(pack_id)]
 CASE_IDS = [f"{pack_id}/{student_id(source)}" for pack_id, source in CASES]
@@ -140,7 +142,7 @@ class Listener:
         self.sock.close()
 
 
-def tree_hashes(roots: list[Path], skip: set[Path] = frozenset()) -> dict[str, str]:
+def tree_hashes(roots: list[Path]) -> dict[str, str]:
     """``relative path -> digest`` of every file, link and folder (with its mode) under
     ``roots``; symbolic links are recorded, never followed."""
     hashes: dict[str, str] = {}
@@ -151,8 +153,6 @@ def tree_hashes(roots: list[Path], skip: set[Path] = frozenset()) -> dict[str, s
             dirs[:] = [d for d in dirs if d not in SKIPPED_PARTS]
             for name in [*dirs, *files]:
                 path = Path(folder, name)
-                if path in skip:
-                    continue
                 info = path.lstat()
                 if stat.S_ISLNK(info.st_mode):
                     digest = "link:" + os.readlink(path)
@@ -201,6 +201,8 @@ def plant_canaries(pack: Pack, token: str) -> list[Path]:
     """Files holding ``token`` in every hidden tree of ``pack``; returns what to remove."""
     planted: list[Path] = []
     for folder in (pack.reference_dir, pack.golden_dir, pack.dir):
+        for stale in folder.glob("zz_canary_*.txt"):  # left by a run that was killed
+            stale.unlink()
         created = not folder.exists()
         folder.mkdir(parents=True, exist_ok=True)
         canary = folder / f"zz_canary_{token}.txt"
@@ -255,17 +257,21 @@ def survivors(used: set[int]) -> list[str]:
             os.close(fd)
 
 
-def stray_files(used: set[int]) -> list[str]:
-    """Files owned by the batch's sandbox uids anywhere in the shared /tmp (the scratch copies
-    are gone by now): a sandbox may write only in its own scratch copy."""
+def stray_files(used: set[int], since: float) -> list[str]:
+    """Files that the batch's sandbox uids created or changed in the shared /tmp since
+    ``since``, outside any scratch copy (``/tmp/grader-*/run-*``, this run's are gone by now,
+    other grading runs' are theirs): a sandbox may write only in its own scratch copy."""
     found = []
     for folder, dirs, files in os.walk("/tmp"):
         if folder.count(os.sep) > 4:
             dirs[:] = []
+        if Path(folder).name.startswith("grader-"):
+            dirs[:] = [d for d in dirs if not d.startswith("run-")]
         for name in [*dirs, *files]:
             path = os.path.join(folder, name)
             with contextlib.suppress(OSError):
-                if os.lstat(path).st_uid in used:
+                info = os.lstat(path)
+                if info.st_uid in used and info.st_ctime >= since:
                     found.append(path)
     return found
 
@@ -322,13 +328,14 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
             patch.setattr(uids.UidPool, "acquire", acquire)
             before = tree_hashes([ROOT / tree for tree in TREES])
             started = time.monotonic()
+            wall_started = time.time()
             outcome = grade_batch(
                 BatchRequest(pack=pack, sources=sources, out_dir=out_dir, fresh=True)
             )
             seconds = time.monotonic() - started
             after = tree_hashes([ROOT / tree for tree in TREES])
         left = survivors(used)
-        strays = stray_files(used)
+        strays = stray_files(used, wall_started)
     finally:
         listener.close()
         remove(planted)
@@ -490,3 +497,19 @@ def test_reports_escape_what_students_wrote(attacked, pack_id):
     markup = (b"<script>alert(", b"<img src=x onerror")
     unescaped = [str(page) for page in pages if any(m in page.read_bytes() for m in markup)]
     assert unescaped == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback drops to a sandbox uid only as root")
+def test_the_attacks_bite_without_bubblewrap(tmp_path: Path):
+    """The same attacks, with resource limits only (the fallback), do steal the reference: the
+    suite's attacks are real, and bubblewrap is what stops them (docs/threat-model.md)."""
+    stealers = [(pack_id, ATTACKS / pack_id / "steal_reference") for pack_id in PACKS]
+    stealers = [(pack_id, source) for pack_id, source in stealers if source.is_dir()][:2]
+    if not stealers:
+        pytest.skip("no steal_reference attack")
+    for pack_id, source in stealers:
+        outcome = grade_batch(
+            BatchRequest(pack=get_pack(pack_id), sources=[source], isolation=Isolation.RLIMITS)
+        )
+        [result] = outcome.results
+        assert result.total > expected_of(source)["total"], (pack_id, describe_failures(result))

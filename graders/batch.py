@@ -109,8 +109,13 @@ def _run(
     def done(submission: Submission, tests: list[TestOutcome]) -> None:
         result = _result(request, sandbox, submission, tests, violations[submission.id])
         outcome.results.append(result)
-        if writer:
-            writer.write_student(result)
+        try:
+            if writer:
+                writer.write_student(result)
+        except Exception as exc:  # noqa: BLE001 - one unwritable report must not stop the batch
+            result.status = "grader-error"
+            result.grader_errors.append(f"could not write this report: {exc!r}")
+            outcome.grader_errors.append(f"could not write the report of {result.student}: {exc!r}")
         if request.progress:
             request.progress(result)
 
@@ -131,6 +136,7 @@ def _run(
         )
         state = GradingState(pack, sandbox, pending, request.public_only, reference, done)
         code = pytest.ExitCode(pytest.main(_pytest_args(pack), plugins=[GradingPlugin(state)]))
+        outcome.grader_errors += state.problems
         if code not in (
             pytest.ExitCode.OK,
             pytest.ExitCode.TESTS_FAILED,

@@ -39,6 +39,7 @@ class GradingState:
     outcomes: dict[str, list[TestOutcome]] = field(default_factory=dict)
     workers: dict[tuple[str, str], Worker] = field(default_factory=dict)
     finished: set[str] = field(default_factory=set)
+    problems: list[str] = field(default_factory=list)
 
     def worker(self, key: str, workspace: Path, label: str) -> Worker:
         if (label, key) not in self.workers:
@@ -55,8 +56,16 @@ class GradingState:
         if submission.id in self.finished:
             return
         self.finished.add(submission.id)
-        self.close_workers(submission.id)
-        self.on_done(submission, self.outcomes.get(submission.id, []))
+        # Runs in pytest's teardown: an exception here would leave pytest's setup state broken
+        # and fail the NEXT student's first test, so nothing may escape.
+        try:
+            self.close_workers(submission.id)
+        except Exception as exc:  # noqa: BLE001
+            self.problems.append(f"closing the workers of {submission.id} failed: {exc!r}")
+        try:
+            self.on_done(submission, self.outcomes.get(submission.id, []))
+        except Exception as exc:  # noqa: BLE001
+            self.problems.append(f"finishing {submission.id} failed: {exc!r}")
 
 
 class GradingPlugin:
@@ -231,7 +240,7 @@ def _classify(
     exc = _unwrap(call.excinfo.value) if call.excinfo else None
     if report.skipped:
         return replace(result, outcome="skipped", message=str(exc or ""))
-    if isinstance(exc, AssertionError) and not isinstance(exc, GraderError):
+    if isinstance(exc, AssertionError) and not _raised_by_pytest(exc):
         return replace(
             result,
             outcome="failed",
@@ -245,6 +254,13 @@ def _classify(
         message=f"grader error: {exc!r}",
         details={"kind": "grader-error", "traceback": detail[-6000:]},
     )
+
+
+def _raised_by_pytest(exc: BaseException) -> bool:
+    """An AssertionError from pytest's or pluggy's own code (a broken session) is a grader
+    error, never the student's failure."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and any(part in frames[-1].filename for part in ("/_pytest/", "/pluggy/"))
 
 
 def _unwrap(exc: BaseException) -> BaseException:

@@ -8,7 +8,6 @@ import json
 import os
 import secrets
 import select
-import shutil
 import struct
 import time
 from pathlib import Path
@@ -88,7 +87,7 @@ class Worker:
             self.sandbox.release_uid(self.uid)
             self.uid = None
         if self.scratch is not None:
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.sandbox.discard(self.scratch)
             self.scratch = None
 
     def __enter__(self) -> Worker:

@@ -46,11 +46,26 @@ def modules_from(*folders: Path) -> Iterator[None]:
 
 
 def load_driver() -> ModuleType:
-    """Return a fresh copy of the pack's driver module (its caches empty)."""
-    spec = importlib.util.spec_from_file_location("tippy_driver_under_test", PACK / "driver.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    """Return a fresh copy of the pack's driver module and its helpers (their caches empty).
+
+    As in the sandbox, the helpers (``driver_*.py`` beside the driver) are imported by their own
+    names: the pack folder is put first on sys.path while the driver runs its imports, and the
+    fresh helpers are taken out of sys.modules again afterwards (the driver keeps its own).
+    """
+    helpers = [path.stem for path in PACK.glob("driver_*.py")]
+    saved_path = sys.path[:]
+    saved = {name: sys.modules.pop(name) for name in helpers if name in sys.modules}
+    sys.path.insert(0, str(PACK))
+    try:
+        spec = importlib.util.spec_from_file_location("tippy_driver_under_test", PACK / "driver.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved_path
+        for name in helpers:
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
     return module
 
 

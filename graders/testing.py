@@ -173,6 +173,17 @@ def _changes(diff: DeepDiff) -> list[dict[str, Any]]:
     return changes
 
 
+def expect_keys(value: Any, keys: set[str], *, what: str = "answer") -> dict[str, Any]:
+    """``value`` as a record with at least ``keys``; anything else is the student's failure
+    (their code answered in a shape the driver never produces), never a grader error."""
+    if not isinstance(value, dict) or not keys <= set(value):
+        raise Mismatch(f"{what}: expected a record with {sorted(keys)}, got {value!r:.200}",
+                       {"kind": "deepdiff", "what": what, "changes": [
+                           {"path": "root", "change": "shape", "expected": sorted(keys),
+                            "got": repr(value)[:200]}]})
+    return value
+
+
 def expect_fields(
     actual: dict[str, Any], expected: dict[str, Any], *, what: str = "output"
 ) -> None:

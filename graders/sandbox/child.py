@@ -176,7 +176,18 @@ def allow_cpu(seconds: float) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def run_call(driver: object, request: dict, limit: int) -> dict:
+def operations(driver: object) -> dict:
+    """The driver's public functions, taken once before any student code runs: rebinding
+    ``grader_driver.apply`` from student code later changes nothing the parent can call."""
+    return {
+        name: value
+        for name, value in vars(driver).items()
+        if callable(value) and not name.startswith("_")
+        and getattr(value, "__module__", None) == getattr(driver, "__name__", None)
+    }
+
+
+def run_call(ops: dict, request: dict, limit: int) -> dict:
     """Run one driver operation with captured stdio; never raises."""
     allow_cpu(float(request.get("cpu_seconds") or 0))
     out, err = CappedText(limit), CappedText(limit)
@@ -185,7 +196,9 @@ def run_call(driver: object, request: dict, limit: int) -> dict:
     sys.stdout, sys.stderr = out, err
     response: dict = {"id": request.get("id")}
     try:
-        function = getattr(driver, request["op"])
+        if request["op"] not in ops:
+            raise AttributeError(f"the grader's driver has no operation {request['op']!r}")
+        function = ops[request["op"]]
         value = function(*request.get("args", []), **request.get("kwargs", {}))
         response["value"] = to_plain(value)
         response["ok"] = True
@@ -212,9 +225,10 @@ def serve() -> None:
     sys.path.insert(1, HARNESS_DIR)
     import grader_driver  # noqa: PLC0415 - the pack's driver, copied beside this file
 
+    ops = operations(grader_driver)
     write_message(responses, {"ready": True, "pid": os.getpid()})
     while (request := read_message(requests)) is not None:
-        write_message(responses, run_call(grader_driver, request, limit))
+        write_message(responses, run_call(ops, request, limit))
 
 
 if __name__ == "__main__":

@@ -12,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graders.packs.altnim.golden import SEPARATOR, game_runs
-from graders.testing import expect_equal, expect_program_output, grading_settings
+from graders.testing import expect_equal, expect_keys, expect_program_output, grading_settings
 
 FLAGS = [(start_odd, action_state) for start_odd in (True, False) for action_state in range(4)]
+APPLIED = {"state", "input_unchanged"}
 start_odd = st.booleans()
 action_state = st.integers(min_value=0, max_value=3)
 
@@ -65,7 +66,8 @@ def test_removals_match_reference(student, reference):
 @given(num=st.integers(-2, 30), odd=start_odd, state=action_state, pick=st.integers(0, 1))
 def test_apply_matches_reference(student, reference, num, odd, state, pick):
     removal = reference.call("removals", num, odd, state)[pick]
-    got = student.call("apply", num, odd, state, removal)
+    what = f"applyRemoval({show(num, odd, state)}, {removal})"
+    got = expect_keys(student.call("apply", num, odd, state, removal), APPLIED, what=what)
     want = reference.call("apply", num, odd, state, removal)
     expect_equal(
         got["state"],
@@ -76,7 +78,7 @@ def test_apply_matches_reference(student, reference, num, odd, state, pick):
 
 
 def test_apply_leaves_input_unchanged(student):
-    got = student.call("apply", 10, True, 0, -3)
+    got = expect_keys(student.call("apply", 10, True, 0, -3), APPLIED, what="applyRemoval")
     assert got["input_unchanged"], (
         "applyRemoval changed the state it was given; it must return a NEW State instead"
     )

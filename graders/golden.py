@@ -24,6 +24,7 @@ class GoldenRun:
 
     argv: list[str]
     stdin: str = ""
+    inputs: tuple[str, ...] = ()  # hidden files of fixtures/<id>/inputs/ this run also sees
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,8 @@ def render_golden(pack: Pack, sandbox: Sandbox | None = None) -> dict[Path, str]
 def _render(pack: Pack, sandbox: Sandbox, workspace: Path, golden: GoldenFile) -> str:
     outputs = []
     for run in golden.runs:
-        result = sandbox.run(workspace, run.argv, pack.limits, stdin=run.stdin)
+        extra = {name: pack.fixtures_dir / "inputs" / name for name in run.inputs}
+        result = sandbox.run(workspace, run.argv, pack.limits, stdin=run.stdin, extra=extra)
         problem = result.problem(pack.limits)
         if problem:
             raise GraderError(

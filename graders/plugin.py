@@ -164,17 +164,24 @@ class GradingPlugin:
 
     @pytest.fixture
     def run_program(self, submission: Submission) -> Callable[..., RunResult]:
-        """Run a command once in a fresh sandbox on the student's (or reference) workspace."""
+        """Run a command once in a fresh sandbox on the student's (or reference) workspace.
+
+        ``inputs`` names hidden files of ``fixtures/<id>/inputs/`` copied into that run's
+        scratch copy only (e.g. a hidden test script); a public test may not use them."""
 
         def run(
             argv: list[str],
             stdin: str = "",
             timeout: float | None = None,
             workspace: str = "student",
+            inputs: tuple[str, ...] | list[str] = (),
         ) -> RunResult:
             folder = submission.workspace if workspace == "student" else self._hidden("reference")
+            if inputs:
+                self._hidden("hidden inputs")
+            extra = {name: self.state.pack.fixtures_dir / "inputs" / name for name in inputs}
             return self.state.sandbox.run(
-                folder, argv, self.state.pack.limits, stdin=stdin, timeout=timeout
+                folder, argv, self.state.pack.limits, stdin=stdin, timeout=timeout, extra=extra
             )
 
         return run

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,10 +108,15 @@ class Sandbox:
             self._harness[driver] = folder
         return self._harness[driver]
 
-    def scratch_copy(self, workspace: Path, uid: int) -> Path:
-        """A fresh copy of ``workspace`` for one process, writable by ``uid`` only."""
+    def scratch_copy(
+        self, workspace: Path, uid: int, extra: Mapping[str, Path] | None = None
+    ) -> Path:
+        """A fresh copy of ``workspace`` (and ``extra`` files) for one process, writable by
+        ``uid`` only."""
         target = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
         shutil.copytree(workspace, target, dirs_exist_ok=True, symlinks=True)
+        for name, source in (extra or {}).items():
+            shutil.copyfile(source, target / name)
         prepare_workdir(target, uid)
         return target
 
@@ -140,10 +145,12 @@ class Sandbox:
         *,
         stdin: str = "",
         timeout: float | None = None,
+        extra: Mapping[str, Path] | None = None,
     ) -> RunResult:
-        """Run ``command`` once on a fresh copy of ``workspace``."""
+        """Run ``command`` once on a fresh copy of ``workspace`` plus the ``extra`` files
+        (name in the sandbox -> path on the host), which only this run sees."""
         uid = self.acquire_uid()
-        scratch = self.scratch_copy(workspace, uid)
+        scratch = self.scratch_copy(workspace, uid, extra)
         started = time.monotonic()
         process = SandboxedProcess(
             self.launch(command, scratch, limits, uid=uid), limits.output_bytes, stdin=True

@@ -1,4 +1,5 @@
-"""altNim's golden files, both public (the handout gives them to students)."""
+"""altNim's golden files: out.script and altNim.script are public (the handout gives them to
+students); out-hidden.script is hidden."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ GAMES = [
     "7\ny\n2\n4\n",
 ]
 SEPARATOR = "\n"
+# The same kinds of tests on other states (fixtures/altnim/inputs/testAltNimHidden.py), so that
+# printing the public out.script verbatim cannot pass the output criterion.
+HIDDEN_RUN = GoldenRun(["python3", "testAltNimHidden.py"], inputs=("testAltNimHidden.py",))
 
 
 def game_runs() -> list[GoldenRun]:
@@ -23,4 +27,5 @@ def golden_files(pack: Pack) -> list[GoldenFile]:
     return [
         GoldenFile("out.script", [GoldenRun(["python3", "testAltNim.py"])], public=True),
         GoldenFile("altNim.script", game_runs(), public=True, joiner=SEPARATOR),
+        GoldenFile("out-hidden.script", [HIDDEN_RUN]),
     ]

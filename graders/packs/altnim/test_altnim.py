@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graders.packs.altnim.golden import SEPARATOR, game_runs
+from graders.packs.altnim.golden import HIDDEN_RUN, SEPARATOR, game_runs
 from graders.testing import expect_equal, expect_keys, expect_program_output, grading_settings
 
 FLAGS = [(start_odd, action_state) for start_odd in (True, False) for action_state in range(4)]
@@ -34,6 +34,12 @@ def test_out_script(run_program, public_file, pack):
         mode="exact",
         what="output of testAltNim.py vs out.script",
     )
+
+
+def test_out_script_on_hidden_states(run_program, golden, pack):
+    run = run_program(HIDDEN_RUN.argv, inputs=HIDDEN_RUN.inputs)
+    expect_program_output(run, golden("out-hidden.script"), pack.limits, mode="exact",
+                          what="output of the hidden test script (other states)")
 
 
 @pytest.mark.public

@@ -196,7 +196,9 @@ def _child_env(limits: Limits) -> dict[str, str]:
 def _preexec(limits: Limits, extra_fds: Sequence[int], drop_to_uid: int | None | bool):
     memory = limits.memory_mb * 1024 * 1024
     caps = [
-        (resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 1)),
+        # One second of grace: with equal CPU and wall limits, the wall clock must decide, so
+        # a looping program is reported as out of time rather than by whichever fired first.
+        (resource.RLIMIT_CPU, (limits.cpu_seconds + 1, limits.cpu_seconds + 2)),
         (resource.RLIMIT_AS, (memory, memory)),
         (resource.RLIMIT_FSIZE, (limits.file_size_mb * 1024 * 1024,) * 2),
         (resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,11 @@ def sample_results(graded_samples):
         return {result.student: result for result in outcome.results}
 
     return of
+
+
+@pytest.fixture
+def starter_kit(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """A fresh copy of the starter kit of the requesting test module's ``PACK``."""
+    kit = tmp_path / "kit"
+    shutil.copytree(request.module.PACK.templates_dir, kit)
+    return kit

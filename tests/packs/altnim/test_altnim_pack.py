@@ -5,8 +5,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.packs import get_pack
@@ -24,13 +22,6 @@ def test_bare_template_scores_zero_without_grader_error(tmp_path: Path):
     assert result.status == "graded"
     assert result.total == 0
     assert {v.rule for v in result.violations} == {"header-block"}
-
-
-@pytest.fixture
-def starter_kit(tmp_path: Path) -> Path:
-    kit = tmp_path / "kit"
-    shutil.copytree(PACK.templates_dir, kit)
-    return kit
 
 
 def test_precheck_passes_on_the_filled_in_template(starter_kit: Path, capsys):

@@ -5,8 +5,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.packs import get_pack
@@ -39,13 +37,6 @@ def test_cases_are_the_official_ones_then_hidden():
     assert [r.name for r in refs if r.public] == ["input1", "input2", "input3", "sample"]
     assert [r.name for r in refs if not r.public] == [c.name for c in hidden_cases()]
     assert len(hidden_cases()) >= 10
-
-
-@pytest.fixture
-def starter_kit(tmp_path: Path) -> Path:
-    kit = tmp_path / "kit"
-    shutil.copytree(PACK.templates_dir, kit)
-    return kit
 
 
 def test_precheck_passes_on_the_reference(starter_kit: Path, capsys):

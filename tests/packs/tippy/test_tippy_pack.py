@@ -59,13 +59,6 @@ def test_late_rule_from_the_pack_or_a_due_date_given_to_grade():
     assert late_deduction(PACK, submitted, override, 80.0).points == 4.0  # 1 hour of 80
     assert late_deduction(PACK, override, None, 80.0).points == 8.0  # exactly 2 hours late
     assert late_deduction(PACK, PACK.declaration.late.due, None, 80.0) is None  # on time
-@pytest.fixture
-def starter_kit(tmp_path: Path) -> Path:
-    kit = tmp_path / "kit"
-    shutil.copytree(PACK.templates_dir, kit)
-    return kit
-
-
 def test_precheck_passes_on_the_reference(starter_kit: Path, capsys):
     for name in SUBMITTED:
         shutil.copyfile(PACK.reference_dir / name, starter_kit / name)

@@ -28,7 +28,7 @@ from graders.plugin import GradingPlugin, GradingState
 from graders.report import ReportWriter
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Isolation, Sandbox
-from graders.submissions import Submission, prepare
+from graders.submissions import Submission, prepare, student_id
 
 Progress = Callable[[SubmissionResult], None]
 
@@ -212,7 +212,7 @@ def _result(
 
 def _broken(pack: Pack, source: Path, sandbox: Sandbox, trace: str) -> SubmissionResult:
     return SubmissionResult(
-        student=source.stem if source.suffix == ".zip" else source.name,
+        student=student_id(source),
         assignment=pack.id,
         assignment_title=pack.title,
         status="grader-error",

@@ -27,7 +27,7 @@ from typing import Any
 from graders.batch import BatchOutcome, BatchRequest, grade_batch
 from graders.packs import Pack
 from graders.results import SubmissionResult
-from graders.submissions import find_submissions
+from graders.submissions import find_submissions, student_id
 
 EXPECTED = "expected.json"
 
@@ -57,7 +57,7 @@ def grade_samples(pack: Pack, out_dir: Path | None = None) -> BatchOutcome:
 def expected_by_student(pack: Pack) -> dict[str, dict[str, Any]]:
     """Each sample's expected.json, keyed by the student id grading gives it."""
     return {
-        (path.stem if path.suffix.lower() == ".zip" else path.name): json.loads(
+        student_id(path): json.loads(
             expected_path(path).read_text(encoding="utf-8")
         )
         for path in sample_sources(pack)

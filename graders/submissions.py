@@ -97,10 +97,17 @@ def detect_assignment(paths: list[Path], packs: dict[str, Pack]) -> str | None:
     return winners[0] if best and len(winners) == 1 else None
 
 
+def student_id(source: Path) -> str:
+    """The id a submission is graded and reported under: its folder name, or its zip's stem."""
+    return clean_text(source.stem if source.suffix.lower() == ".zip" else source.name)
+
+
 def prepare(source: Path, pack: Pack, work_root: Path) -> Submission:
     """Collect, decode and check the student's files; build the workspace."""
-    student_id = clean_text(source.stem if source.suffix.lower() == ".zip" else source.name)
-    submission = Submission(id=student_id, source=source, workspace=work_root / slugify(student_id))
+    student_id_ = student_id(source)
+    submission = Submission(
+        id=student_id_, source=source, workspace=work_root / slugify(student_id_)
+    )
     raw = _read_files(source, submission)
     required = set(pack.declaration.submission.files)
     for name in pack.submitted_files:

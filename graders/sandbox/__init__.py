@@ -43,10 +43,6 @@ class RunResult:
     seconds: float
     stopped_for_output: bool = False  # killed when its output passed the cap
 
-    @property
-    def ok(self) -> bool:
-        return self.exit_code == 0 and not self.timed_out
-
     def problem(self, limits: Limits) -> str | None:
         """A plain-language account of what went wrong, or None for a clean run."""
         if self.timed_out:

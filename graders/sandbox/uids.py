@@ -15,9 +15,10 @@ import tempfile
 from pathlib import Path
 
 from graders.errors import GraderError
+from graders.sandbox.isolation import BASE_UID
 from graders.sandbox.process import sweep_uid
 
-FIRST_UID = 60000
+FIRST_UID = BASE_UID  # the pool starts at the uid the isolation probe uses
 POOL_SIZE = 512
 LOCK_DIR = Path(tempfile.gettempdir()) / "graders-sandbox-uids"
 

@@ -1,8 +1,9 @@
-"""How fast a class is graded: copies of the altNim samples graded in one batch.
+"""How fast a class is graded: copies of a pack's samples graded in one batch.
 
-Usage: .venv/bin/python benchmarks/batch_throughput.py [copies] [jobs]  (default 5 copies of
-each sample except the infinite loop, whose cost is its time limit, not the harness's; 1 job).
-Prints submissions per second and the per-submission cost; nothing is asserted.
+Usage: .venv/bin/python benchmarks/batch_throughput.py [copies] [jobs] [pack]  (default 5
+copies of each altNim sample except the infinite loop, whose cost is its time limit, not the
+harness's; 1 job). Prints submissions per second and the per-submission cost; nothing is
+asserted. ``stonehenge`` measures python_ta too (`grade setup stonehenge` first).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from graders.packs import get_pack
 SKIP = {"infinite_loop"}
 
 
-def main(copies: int, jobs: int) -> None:
-    pack = get_pack("altnim")
+def main(copies: int, jobs: int, pack_id: str) -> None:
+    pack = get_pack(pack_id)
     samples = [p for p in (pack.fixtures_dir / "submissions").iterdir()
                if p.is_dir() and p.name not in SKIP]
     with tempfile.TemporaryDirectory() as temp:
@@ -41,5 +42,6 @@ def main(copies: int, jobs: int) -> None:
 
 
 if __name__ == "__main__":
-    arguments = [int(value) for value in sys.argv[1:3]]
-    main(*(arguments + [5, 1][len(arguments):]))
+    numbers = [int(value) for value in sys.argv[1:3]]
+    copies, jobs = numbers + [5, 1][len(numbers):]
+    main(copies, jobs, sys.argv[3] if len(sys.argv) > 3 else "altnim")

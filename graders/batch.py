@@ -29,6 +29,7 @@ from graders.report import ReportWriter
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Isolation, Sandbox
 from graders.submissions import Submission, prepare, student_id
+from graders.tools import unready_tools
 
 Progress = Callable[[SubmissionResult], None]
 
@@ -64,7 +65,15 @@ class BatchOutcome:
 
 
 def grade_batch(request: BatchRequest) -> BatchOutcome:
-    """Grade ``request.sources``; never raises for a student's problem."""
+    """Grade ``request.sources``; never raises for a student's problem.
+
+    Refuses to start (GraderError) when a tool the pack needs is not ready: marks made without
+    it would be wrong for everyone. The student pre-check goes on, and the tests that need the
+    tool say what to install.
+    """
+    unready = unready_tools(request.pack)
+    if unready and not request.public_only:
+        raise GraderError("; ".join(unready))
     sandbox = Sandbox(request.isolation)
     if request.require_sandbox and sandbox.isolation is Isolation.RLIMITS:
         sandbox.close()

@@ -20,6 +20,7 @@ from graders.rules import registry
 from graders.rules.base import messages_for
 from graders.sandbox import Isolation
 from graders.submissions import detect_assignment, find_submissions
+from graders.tools import setup_tools
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -141,6 +142,18 @@ def golden_command(assignments: tuple[str, ...], only_check: bool) -> None:
     if not stale:
         console.out.print("All golden files are up to date.")
     sys.exit(EXIT_FAILED if only_check and stale else EXIT_OK)
+
+
+@cli.command("setup")
+@click.argument("assignments", nargs=-1)
+@click.option("--force", is_flag=True, help="Rebuild environments that are ready too.")
+def setup_command(assignments: tuple[str, ...], force: bool) -> None:
+    """Install the tools the packs run on submissions (e.g. python_ta), each in its own
+    environment under .tools/ (all assignments by default)."""
+    packs = [get_pack(a) for a in assignments] or list(discover_packs().values())
+    for tool, done in setup_tools(packs, force):
+        pins = ", ".join(tool.spec.requirements)
+        console.out.print(f"{tool.name} ({pins}): {done} in {tool.home}", markup=False)
 
 
 @cli.command("rules")

@@ -7,6 +7,7 @@ problem into a :class:`DeclarationError` naming the file, the key and the bad va
 from __future__ import annotations
 
 import tomllib
+import typing
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,23 @@ class CriterionSpec(Strict):
     )
 
 
+class ToolSpec(Strict):
+    name: str = Field(
+        pattern=r"^[a-z][a-z0-9_]*$",
+        description="Tool id: `grade setup` builds its own virtual environment in "
+        ".tools/<name>, mounted read-only at /tools/<name> in the sandbox.",
+    )
+    requirements: list[str] = Field(
+        min_length=1,
+        description="pip requirements of the environment; pin exact versions, since marks "
+        "depend on what the tool reports.",
+    )
+    wall_seconds: float = Field(
+        120.0, gt=0, le=1800, description="Wall-clock (and CPU) limit of one run of the tool."
+    )
+    memory_mb: int = Field(2048, ge=64, le=16384, description="Address-space limit of a run.")
+
+
 class PenaltiesSpec(Strict):
     wrong_file_name: float = Field(
         0.0, ge=0, description="Points off when a file was found under a wrong name."
@@ -124,8 +142,17 @@ class Declaration(Strict):
     settings: dict[str, Any] = Field(
         default_factory=dict, description="Free-form settings read by the pack's tests."
     )
-    rules: list[RuleSpec] = Field(default_factory=list)
-    criteria: list[CriterionSpec] = Field(min_length=1)
+    rules: list[RuleSpec] = Field(
+        default_factory=list, description="Rule checks on the submitted sources (`grade rules`)."
+    )
+    tools: list[ToolSpec] = Field(
+        default_factory=list,
+        description="Third-party Python tools (python_ta, ...) the pack's tests run on "
+        "submissions in the sandbox, each in an environment of its own.",
+    )
+    criteria: list[CriterionSpec] = Field(
+        min_length=1, description="What the marks are for; the points add up to the total."
+    )
     penalties: PenaltiesSpec = Field(default_factory=PenaltiesSpec)
     late: LateSpec = Field(default_factory=LateSpec)
 
@@ -134,6 +161,9 @@ class Declaration(Strict):
         ids = [criterion.id for criterion in self.criteria]
         if len(ids) != len(set(ids)):
             raise ValueError(f"criteria ids must be unique, got {ids}")
+        names = [tool.name for tool in self.tools]
+        if len(names) != len(set(names)):
+            raise ValueError(f"tool names must be unique, got {names}")
         declared = {rule.name for rule in self.rules}
         for criterion in self.criteria:
             missing = set(criterion.rules) - declared
@@ -169,15 +199,27 @@ def _explain(path: Path, exc: ValidationError) -> str:
     return "\n".join(lines)
 
 
+def _list_item_model(annotation: Any) -> type[BaseModel] | None:
+    """``Model`` for a ``list[Model]`` annotation, else None."""
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is list and args and isinstance(args[0], type):
+        return args[0] if issubclass(args[0], BaseModel) else None
+    return None
+
+
 def describe_keys(model: type[BaseModel] = Declaration, prefix: str = "") -> list[str]:
     """One line per key, with its description: the declaration documents itself."""
     lines = []
     for name, field in model.model_fields.items():
         annotation = field.annotation
         key = f"{prefix}{name}"
+        item = _list_item_model(annotation)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             lines.append(f"[{key}]")
             lines += describe_keys(annotation, f"{key}.")
+        elif item is not None:
+            lines.append(f"[[{key}]]: {field.description or 'a list of tables'}")
+            lines += describe_keys(item, f"{key}[].")
         else:
             lines.append(f"{key}: {field.description or ''}".rstrip(": "))
     return lines

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import shutil
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,9 @@ from graders.errors import GraderError
 from graders.packs import Pack
 from graders.results import TestOutcome
 from graders.sandbox import RunResult, Sandbox, Worker
+from graders.sandbox.isolation import HARNESS_ROOT
 from graders.submissions import Submission
+from graders.tools import tool_of
 
 STATE = pytest.StashKey["GradingState"]()
 
@@ -40,6 +43,8 @@ class GradingState:
     workers: dict[tuple[str, str], Worker] = field(default_factory=dict)
     finished: set[str] = field(default_factory=set)
     problems: list[str] = field(default_factory=list)
+    memos: dict[str, dict[str, Any]] = field(default_factory=dict)
+    batch_memo: dict[str, Any] = field(default_factory=dict)
 
     def worker(self, key: str, workspace: Path, label: str) -> Worker:
         if (label, key) not in self.workers:
@@ -56,6 +61,7 @@ class GradingState:
         if submission.id in self.finished:
             return
         self.finished.add(submission.id)
+        self.memos.pop(submission.id, None)
         # Runs in pytest's teardown: an exception here would leave pytest's setup state broken
         # and fail the NEXT student's first test, so nothing may escape.
         try:
@@ -185,6 +191,46 @@ class GradingPlugin:
             )
 
         return run
+
+    @pytest.fixture
+    def run_tool(self, submission: Submission) -> Callable[..., RunResult]:
+        """Run a declared pack tool (``[[tools]]``) in a fresh sandbox.
+
+        ``script`` is a child-side helper of the pack (a ``driver_*.py`` file, read-only at
+        /harness), run by the tool environment's interpreter in isolated mode with ``args``,
+        on the student's workspace or, with ``workspace="starter"``, on the starter kit.
+        A tool that is not installed is a grader error naming the command that installs it.
+        """
+
+        def run(
+            name: str, script: str, args: Sequence[str] = (), workspace: str = "student"
+        ) -> RunResult:
+            state = self.state
+            tool = tool_of(state.pack, name)
+            problem = tool.problem()
+            if problem:
+                raise GraderError(problem)
+            folder = state.pack.templates_dir if workspace == "starter" else submission.workspace
+            return state.sandbox.run(
+                folder,
+                [tool.python, "-I", f"{HARNESS_ROOT}/{script}", *args],
+                tool.limits(state.pack.limits),
+                harness=state.sandbox.harness_for(state.pack.driver),
+                tools={name: tool.home},
+            )
+
+        return run
+
+    @pytest.fixture
+    def memo(self, submission: Submission) -> dict[str, Any]:
+        """What one student's tests share (say, one slow tool run read by several test
+        cases); dropped when the student is finished."""
+        return self.state.memos.setdefault(submission.id, {})
+
+    @pytest.fixture
+    def batch_memo(self) -> dict[str, Any]:
+        """What every student's tests share in this session (say, a tool run on the starter)."""
+        return self.state.batch_memo
 
     @pytest.fixture
     def golden(self) -> Callable[[str], str]:

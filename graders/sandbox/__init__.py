@@ -125,9 +125,17 @@ class Sandbox:
         uid: int,
         harness: Path | None = None,
         extra_fds: Sequence[int] = (),
+        tools: Mapping[str, Path] | None = None,
     ) -> Launch:
         return build_launch(
-            command, workdir, limits, self.isolation, harness=harness, uid=uid, extra_fds=extra_fds
+            command,
+            workdir,
+            limits,
+            self.isolation,
+            harness=harness,
+            uid=uid,
+            extra_fds=extra_fds,
+            tools=tools,
         )
 
     def worker(self, workspace: Path, driver: Path, limits: Limits, label: str) -> Worker:
@@ -142,14 +150,19 @@ class Sandbox:
         stdin: str = "",
         timeout: float | None = None,
         extra: Mapping[str, Path] | None = None,
+        harness: Path | None = None,
+        tools: Mapping[str, Path] | None = None,
     ) -> RunResult:
         """Run ``command`` once on a fresh copy of ``workspace`` plus the ``extra`` files
-        (name in the sandbox -> path on the host), which only this run sees."""
+        (name in the sandbox -> path on the host), which only this run sees; ``harness`` is
+        mounted read-only at ``/harness`` and ``tools`` at ``/tools/<name>``."""
         uid = self.acquire_uid()
         scratch = self.scratch_copy(workspace, uid, extra)
         started = time.monotonic()
         process = SandboxedProcess(
-            self.launch(command, scratch, limits, uid=uid), limits.output_bytes, stdin=True
+            self.launch(command, scratch, limits, uid=uid, harness=harness, tools=tools),
+            limits.output_bytes,
+            stdin=True,
         )
         try:
             _feed(process, stdin)

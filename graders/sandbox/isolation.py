@@ -22,7 +22,7 @@ import os
 import resource
 import shutil
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -30,6 +30,7 @@ from pathlib import Path
 
 SANDBOX_ROOT = "/sandbox"
 HARNESS_ROOT = "/harness"
+TOOLS_ROOT = "/tools"  # a pack tool's environment is mounted read-only at /tools/<name>
 SYSTEM_BINDS = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
 BASE_UID = 60000
 
@@ -102,7 +103,13 @@ def detect_isolation() -> Isolation:
     return Isolation.RLIMITS
 
 
-def _bwrap_prefix(workdir: Path, harness: Path | None, as_root: bool, uid: int) -> list[str]:
+def _bwrap_prefix(
+    workdir: Path,
+    harness: Path | None,
+    as_root: bool,
+    uid: int,
+    tools: Mapping[str, Path] | None = None,
+) -> list[str]:
     command = [
         "bwrap",
         "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
@@ -114,6 +121,11 @@ def _bwrap_prefix(workdir: Path, harness: Path | None, as_root: bool, uid: int) 
     command += ["--bind", str(workdir), SANDBOX_ROOT]
     if harness is not None:
         command += ["--ro-bind", str(harness), HARNESS_ROOT]
+    if tools:
+        # bwrap would make the mount point 0700 root's, closed to the sandbox uid
+        command += ["--perms", "0755", "--dir", TOOLS_ROOT]
+    for name, home in (tools or {}).items():
+        command += ["--ro-bind", str(home), f"{TOOLS_ROOT}/{name}"]
     command += ["--chdir", SANDBOX_ROOT]
     if as_root:
         command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
@@ -154,27 +166,34 @@ def build_launch(
     harness: Path | None = None,
     uid: int = BASE_UID,
     extra_fds: Sequence[int] = (),
+    tools: Mapping[str, Path] | None = None,
 ) -> Launch:
     """Wrap ``command`` (paths inside the sandbox) for the chosen isolation level.
 
     ``command[0] == "python3"`` means the sandbox interpreter. ``extra_fds`` are dup'ed onto
-    fds 3, 4, ... in the child (the worker protocol pipes).
+    fds 3, 4, ... in the child (the worker protocol pipes). ``tools`` (name -> environment
+    folder) are mounted read-only at ``/tools/<name>``.
     """
     argv = [sandbox_python() if command[0] == "python3" else command[0], *command[1:]]
     env = _child_env(limits)
     as_root = os.geteuid() == 0
     if isolation is Isolation.RLIMITS:
-        argv = [_fallback_path(arg, workdir, harness) for arg in argv]
+        argv = [_fallback_path(arg, workdir, harness, tools or {}) for arg in argv]
         return Launch(
             argv, str(workdir), env, _preexec(limits, extra_fds, as_root and uid), isolation
         )
-    prefix = _bwrap_prefix(workdir, harness, isolation is Isolation.BUBBLEWRAP, uid)
+    prefix = _bwrap_prefix(workdir, harness, isolation is Isolation.BUBBLEWRAP, uid, tools)
     return Launch(prefix + argv, str(workdir), env, _preexec(limits, extra_fds, None), isolation)
 
 
-def _fallback_path(arg: str, workdir: Path, harness: Path | None) -> str:
+def _fallback_path(
+    arg: str, workdir: Path, harness: Path | None, tools: Mapping[str, Path]
+) -> str:
     if harness is not None and arg.startswith(HARNESS_ROOT + "/"):
         return str(harness / arg[len(HARNESS_ROOT) + 1 :])
+    for name, home in tools.items():
+        if arg.startswith(f"{TOOLS_ROOT}/{name}/"):
+            return str(home / arg[len(TOOLS_ROOT) + len(name) + 2 :])
     if arg.startswith(SANDBOX_ROOT + "/"):
         return str(workdir / arg[len(SANDBOX_ROOT) + 1 :])
     return arg

@@ -1,8 +1,10 @@
-"""Style: the graded subset of a2_pyta.txt (see graders/packs/stonehenge/style.py).
+"""Style: python_ta with the pack's a2_pyta.txt, as the handout asks (see pyta.py).
 
-Static checks of the submitted text in the parent; nothing is run. A file left exactly as
-the starter gave it is not assessed (no marks for the starter's own style), nor is a file
-that was not handed in or does not parse.
+One sandboxed python_ta run per student checks every assessed file once; each file earns two
+shares, one per section of python_ta's report (code errors / style). A message the unchanged
+starter file gets too is not counted. A file left exactly as the starter gave it is not
+assessed (no marks for the starter's own style), nor is a file that was not handed in or does
+not parse.
 """
 
 from __future__ import annotations
@@ -11,16 +13,10 @@ import ast
 
 import pytest
 
-from graders.packs.stonehenge import style
+from graders.errors import GraderError
+from graders.packs.stonehenge import pyta
 
 FILES = ["stonehenge.py", "strategy.py", "game_interface.py"]
-WORDS = {
-    "pycodestyle": "PEP 8 (pycodestyle, lines up to 80 characters)",
-    "nesting": "at most 3 nested blocks per function (max-nested-blocks)",
-    "io": "input()/print() only where a2_pyta.txt allows (allowed-io)",
-    "imports": "only the allowed imports (allowed-import-modules)",
-    "docstrings": "a docstring for the module, each class and each public function",
-}
 SHOWN = 8
 
 
@@ -37,39 +33,55 @@ def assessed_source(submission, pack, file):
     return source
 
 
-def check_style(submission, pack, file, kind):
-    source = assessed_source(submission, pack, file)
-    problems = style.check(kind, source, file)
-    shown = "\n".join(f"  line {line}: {text}" for line, text in problems[:SHOWN])
-    more = f"\n  ... and {len(problems) - SHOWN} more" if len(problems) > SHOWN else ""
-    assert not problems, f"{file}: {WORDS[kind]}: {len(problems)} problem(s)\n{shown}{more}"
+@pytest.fixture
+def starter_run(run_tool, batch_memo):
+    """python_ta on the starter files, once per grading session."""
+    if "starter" not in batch_memo:
+        starter = pyta.run(run_tool, FILES, workspace="starter")
+        for report in starter.files.values():
+            if report.refused or report.crashed:
+                raise GraderError(f"python_ta could not check the starter {report.file}: "
+                                  f"{report.refused or report.crashed}")
+        batch_memo["starter"] = starter
+    return batch_memo["starter"]
+
+
+@pytest.fixture
+def student_run(submission, pack, run_tool, memo):
+    """python_ta on this student's assessed files, once for all their style tests."""
+    if "python_ta" not in memo:
+        assessed = []
+        for file in FILES:
+            try:
+                assessed_source(submission, pack, file)
+            except AssertionError:
+                continue
+            assessed.append(file)
+        memo["python_ta"] = pyta.run(run_tool, assessed) if assessed else None
+    return memo["python_ta"]
+
+
+def check_section(submission, pack, file, section, student_run, starter_run):
+    assessed_source(submission, pack, file)
+    report = student_run.files[file]
+    if report.crashed:
+        raise GraderError(f"python_ta crashed on {file}: {report.crashed}")
+    assert report.refused is None, f"{file}: {report.refused}"
+    starter = starter_run.files[file].messages
+    found = [m for m in pyta.new_messages(report.messages, starter) if m.section == section]
+    shown = "\n".join(f"  {message.describe()}" for message in found[:SHOWN])
+    more = f"\n  ... and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
+    assert not found, (f"{file}: python_ta reports {len(found)} problem(s) of "
+                       f"{pyta.SECTIONS[section]} ({student_run.made_by}):\n{shown}{more}")
 
 
 @pytest.mark.public
 @pytest.mark.parametrize("file", FILES)
-def test_style_pep8(submission, pack, file):
-    check_style(submission, pack, file, "pycodestyle")
+def test_style_python_ta_errors(submission, pack, file, student_run, starter_run):
+    check_section(submission, pack, file, "errors", student_run, starter_run)
 
 
 @pytest.mark.public
 @pytest.mark.parametrize("file", FILES)
-def test_style_nesting(submission, pack, file):
-    check_style(submission, pack, file, "nesting")
-
-
-@pytest.mark.public
-@pytest.mark.parametrize("file", FILES)
-def test_style_no_io(submission, pack, file):
-    check_style(submission, pack, file, "io")
-
-
-@pytest.mark.public
-@pytest.mark.parametrize("file", FILES)
-def test_style_imports(submission, pack, file):
-    check_style(submission, pack, file, "imports")
-
-
-@pytest.mark.public
-@pytest.mark.parametrize("file", FILES)
-def test_style_docstrings(submission, pack, file):
-    check_style(submission, pack, file, "docstrings")
+def test_style_python_ta_style(submission, pack, file, student_run, starter_run):
+    check_section(submission, pack, file, "style", student_run, starter_run)

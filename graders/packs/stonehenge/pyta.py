@@ -1,0 +1,168 @@
+"""python_ta for the style criterion (parent side): run it in the sandbox, read what it said.
+
+The pack declares the tool (``[[tools]] name = "python_ta"``, exact pins) and
+``driver_pyta.py`` runs it on the files, with the pack's locked ``a2_pyta.txt``, in the tool's
+own environment inside the sandbox: one run per student for all their files, each file checked
+once. This module parses that run's JSON lines and judges them:
+
+- python_ta's messages fall in the two sections of its own report: code errors and forbidden
+  usage (E and F messages) and style and convention (C, R and W messages);
+- a message the unchanged starter file also gets (the ``playable_games`` mapping the handout
+  makes a global, the starter's own ``%`` formatting) is not the student's: messages are
+  matched by symbol and text, with numbers blanked, so moved lines still match;
+- python_ta running out of time on a file, or refusing it (a ``pylint:`` comment), is the
+  student's; python_ta crashing is a grader error, never a student's zero.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from graders.errors import GraderError
+from graders.sandbox import RunResult
+
+TOOL = "python_ta"
+RUNNER = "driver_pyta.py"
+CONFIG = "a2_pyta.txt"
+SECTIONS = {
+    "errors": "code errors or forbidden usage (python_ta's E and F messages)",
+    "style": "style or convention (python_ta's C, R and W messages)",
+}
+
+RunTool = Callable[..., RunResult]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One python_ta message about one place in a file."""
+
+    id: str
+    symbol: str
+    category: str
+    line: int
+    text: str
+
+    @property
+    def section(self) -> str:
+        return "errors" if self.category in ("E", "F") else "style"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """The same complaint wherever it sits: line numbers in the text are blanked."""
+        return self.symbol, re.sub(r"\d+", "#", self.text)
+
+    def describe(self) -> str:
+        return f"line {self.line}: {self.id} ({self.symbol}) {self.text}"
+
+
+@dataclass
+class FileReport:
+    """What python_ta made of one file: its messages, or why there are none."""
+
+    file: str
+    messages: list[Message] = field(default_factory=list)
+    count: int = 0
+    refused: str | None = None  # the student's: python_ta timed out on it or would not check it
+    crashed: str | None = None  # the grader's: python_ta itself failed
+
+
+@dataclass
+class Run:
+    """Every file's report and the versions that made them."""
+
+    files: dict[str, FileReport]
+    versions: dict[str, str]
+
+    @property
+    def made_by(self) -> str:
+        shown = ", ".join(f"{name} {version}" for name, version in self.versions.items())
+        return f"{shown or 'python_ta'} with {CONFIG}"
+
+
+def parse(stdout: str) -> tuple[dict[str, str], dict[str, FileReport]]:
+    """The versions header and the file reports in a runner's stdout (a cut-off last line,
+    from a run stopped midway, is ignored)."""
+    versions: dict[str, str] = {}
+    reports: dict[str, FileReport] = {}
+    for line in stdout.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(record, dict):
+            continue
+        if "versions" in record:
+            versions = {str(k): str(v) for k, v in dict(record["versions"]).items()}
+        elif "file" in record:
+            reports[record["file"]] = _report(record)
+    return versions, reports
+
+
+def _report(record: dict) -> FileReport:
+    messages = [
+        Message(m["id"], m["symbol"], m["category"], int(m["line"] or 0), m["text"])
+        for m in record.get("messages", [])
+    ]
+    not_checked = record.get("not_checked")
+    return FileReport(
+        file=record["file"],
+        messages=messages,
+        count=int(record.get("count", len(messages))),
+        refused=f"python_ta would not check it: {not_checked}" if not_checked else None,
+        crashed=record.get("crash"),
+    )
+
+
+def run(run_tool: RunTool, files: list[str], workspace: str = "student") -> Run:
+    """python_ta on ``files``; a file it runs out of time on is refused and the rest are
+    checked by a fresh run, so one slow file costs only its own marks."""
+    reports: dict[str, FileReport] = {}
+    versions: dict[str, str] = {}
+    pending = list(files)
+    while pending:
+        result = run_tool(TOOL, RUNNER, [CONFIG, *pending], workspace=workspace)
+        header, found = parse(result.stdout)
+        versions = header or versions
+        reports.update(found)
+        pending = [name for name in pending if name not in reports]
+        if not pending:
+            break
+        if not result.timed_out:
+            raise GraderError(
+                f"python_ta stopped before checking {', '.join(pending)}: "
+                f"{_last_words(result)}"
+            )
+        slow = pending.pop(0)
+        reports[slow] = FileReport(
+            slow, refused=f"python_ta did not finish checking it within {result.seconds:.0f} s"
+        )
+    return Run(reports, versions)
+
+
+def _last_words(result: RunResult) -> str:
+    lines = result.stderr.strip().splitlines()
+    return lines[-1] if lines else f"exit status {result.exit_code}"
+
+
+# An assessed file parses, so a syntax-error message on it is about a module it imports,
+# which is marked on that module (the syntax-error rule), not a second time here.
+NOT_ABOUT_THIS_FILE = frozenset({"syntax-error"})
+
+
+def new_messages(student: Iterable[Message], starter: Iterable[Message]) -> list[Message]:
+    """``student``'s messages less those the starter file gets too (each starter message
+    excuses one student message with the same key) and those about another file."""
+    excused = Counter(message.key for message in starter)
+    kept = []
+    for message in student:
+        if message.symbol in NOT_ABOUT_THIS_FILE:
+            continue
+        if excused[message.key] > 0:
+            excused[message.key] -= 1
+        else:
+            kept.append(message)
+    return kept

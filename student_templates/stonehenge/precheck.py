@@ -3,7 +3,8 @@
 Run `python3 precheck.py` in the folder holding your files. It runs the assignment's rule
 checks and the public tests (boards, rules, repr, rough_outcome, minimax on subtract square,
 style), exactly as the instructor's grader does for those parts. It needs the course's
-grading harness installed (`pip install graders`).
+grading harness installed (`pip install graders`), and for the style tests the harness's own
+python_ta environment (`grade setup stonehenge`, once).
 """
 
 import sys

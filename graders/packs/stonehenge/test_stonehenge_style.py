@@ -69,10 +69,11 @@ def check_section(submission, pack, file, section, student_run, starter_run):
     assert report.refused is None, f"{file}: {report.refused}"
     starter = starter_run.files[file].messages
     found = [m for m in pyta.new_messages(report.messages, starter) if m.section == section]
+    found.sort(key=lambda message: message.line)
     shown = "\n".join(f"  {message.describe()}" for message in found[:SHOWN])
     more = f"\n  ... and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
     assert not found, (f"{file}: python_ta reports {len(found)} problem(s) of "
-                       f"{pyta.SECTIONS[section]} ({student_run.made_by}):\n{shown}{more}")
+                       f"{pyta.SECTIONS[section]}:\n{shown}{more}\n({student_run.made_by})")
 
 
 @pytest.mark.public

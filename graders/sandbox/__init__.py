@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from graders.sandbox.cgroups import MemoryCgroups
 from graders.sandbox.isolation import (
     Isolation,
     Launch,
@@ -66,7 +67,8 @@ class Sandbox:
 
     def __init__(self, isolation: Isolation | None = None) -> None:
         self.isolation = isolation or detect_isolation()
-        self._uids = UidPool()
+        self.memory = MemoryCgroups(self.isolation is not Isolation.BUBBLEWRAP_USERNS)
+        self._uids = UidPool(on_release=self.memory.discard)
         self._janitor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scratch-janitor")
         self.root = Path(tempfile.mkdtemp(prefix="grader-sandbox-"))
         self.root.chmod(0o755)
@@ -136,6 +138,7 @@ class Sandbox:
             uid=uid,
             extra_fds=extra_fds,
             tools=tools,
+            cgroup=self.memory.cap(uid, limits.memory_mb),
         )
 
     def worker(self, workspace: Path, driver: Path, limits: Limits, label: str) -> Worker:

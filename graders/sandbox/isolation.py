@@ -28,6 +28,8 @@ from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
+from graders.sandbox import cgroups
+
 SANDBOX_ROOT = "/sandbox"
 HARNESS_ROOT = "/harness"
 TOOLS_ROOT = "/tools"  # a pack tool's environment is mounted read-only at /tools/<name>
@@ -167,23 +169,25 @@ def build_launch(
     uid: int = BASE_UID,
     extra_fds: Sequence[int] = (),
     tools: Mapping[str, Path] | None = None,
+    cgroup: Path | None = None,
 ) -> Launch:
     """Wrap ``command`` (paths inside the sandbox) for the chosen isolation level.
 
     ``command[0] == "python3"`` means the sandbox interpreter. ``extra_fds`` are dup'ed onto
     fds 3, 4, ... in the child (the worker protocol pipes). ``tools`` (name -> environment
-    folder) are mounted read-only at ``/tools/<name>``.
+    folder) are mounted read-only at ``/tools/<name>``. ``cgroup`` (a ``cgroup.procs`` file)
+    is joined before exec, so the whole sandbox shares one memory cap.
     """
     argv = [sandbox_python() if command[0] == "python3" else command[0], *command[1:]]
     env = _child_env(limits)
     as_root = os.geteuid() == 0
     if isolation is Isolation.RLIMITS:
         argv = [_fallback_path(arg, workdir, harness, tools or {}) for arg in argv]
-        return Launch(
-            argv, str(workdir), env, _preexec(limits, extra_fds, as_root and uid), isolation
-        )
+        preexec = _preexec(limits, extra_fds, as_root and uid, cgroup)
+        return Launch(argv, str(workdir), env, preexec, isolation)
     prefix = _bwrap_prefix(workdir, harness, isolation is Isolation.BUBBLEWRAP, uid, tools)
-    return Launch(prefix + argv, str(workdir), env, _preexec(limits, extra_fds, None), isolation)
+    preexec = _preexec(limits, extra_fds, None, cgroup)
+    return Launch(prefix + argv, str(workdir), env, preexec, isolation)
 
 
 def _fallback_path(
@@ -212,7 +216,12 @@ def _child_env(limits: Limits) -> dict[str, str]:
     }
 
 
-def _preexec(limits: Limits, extra_fds: Sequence[int], drop_to_uid: int | None | bool):
+def _preexec(
+    limits: Limits,
+    extra_fds: Sequence[int],
+    drop_to_uid: int | None | bool,
+    cgroup: Path | None = None,
+):
     memory = limits.memory_mb * 1024 * 1024
     caps = [
         # One second of grace: with equal CPU and wall limits, the wall clock must decide, so
@@ -226,6 +235,8 @@ def _preexec(limits: Limits, extra_fds: Sequence[int], drop_to_uid: int | None |
     ]
 
     def setup() -> None:  # runs in the forked child, before exec
+        if cgroup is not None:
+            cgroups.join(cgroup)
         moved = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for fd in extra_fds]
         for target, fd in enumerate(moved, start=3):
             os.dup2(fd, target)

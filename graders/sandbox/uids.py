@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from graders.errors import GraderError
@@ -26,9 +27,15 @@ LOCK_DIR = Path(tempfile.gettempdir()) / "graders-sandbox-uids"
 class UidPool:
     """Hands out uids; :meth:`release` kills what still runs under one, then frees it."""
 
-    def __init__(self, first: int = FIRST_UID, size: int = POOL_SIZE) -> None:
+    def __init__(
+        self,
+        first: int = FIRST_UID,
+        size: int = POOL_SIZE,
+        on_release: Callable[[int], None] | None = None,
+    ) -> None:
         self.candidates = range(first, first + size)
         self.held: dict[int, int] = {}
+        self.on_release = on_release  # per-uid cleanup while the uid is still ours
 
     def acquire(self) -> int:
         LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
@@ -48,6 +55,8 @@ class UidPool:
 
     def release(self, uid: int) -> None:
         sweep_uid(uid)
+        if self.on_release is not None:
+            self.on_release(uid)
         fd = self.held.pop(uid, None)
         if fd is not None:
             with contextlib.suppress(OSError):

@@ -181,6 +181,32 @@ def test_program_runs_cap_output_and_time(sandbox, tmp_path: Path):
     assert loop.timed_out and "did not finish" in loop.problem(LIMITS)
 
 
+MANY_HOGS = textwrap.dedent("""
+    import os, time
+    kids = []
+    for _ in range(4):  # 4 x 150 MB: each under the 256 MB per-process cap, together over it
+        pid = os.fork()
+        if pid == 0:
+            block = bytearray(150 * 1024 * 1024)
+            block[::4096] = b"x" * len(block[::4096])
+            time.sleep(0.5)
+            os._exit(0)
+        kids.append(pid)
+    print(sum(os.waitpid(kid, 0)[1] == 9 for kid in kids))
+""")
+
+
+@pytest.mark.sandbox
+def test_memory_is_capped_for_the_whole_sandbox(sandbox, tmp_path: Path):
+    if not sandbox.memory.available:
+        pytest.skip("no writable memory cgroup here: memory is capped per process only")
+    groups = set(sandbox.memory.base.glob("graders-sandbox-*"))
+    run = sandbox.run(tmp_path, ["python3", "-c", MANY_HOGS], LIMITS)
+    assert run.exit_code == 0, run.stderr
+    assert int(run.stdout) >= 2  # the kernel killed inside the sandbox: at most 1 fits
+    assert set(sandbox.memory.base.glob("graders-sandbox-*")) <= groups  # removed on release
+
+
 def test_program_runs_get_stdin_and_exit_status(sandbox, tmp_path: Path):
     run = sandbox.run(
         tmp_path,

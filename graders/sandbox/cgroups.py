@@ -1,0 +1,112 @@
+"""One memory cap for a whole sandbox (every process it starts), through a memory cgroup.
+
+``RLIMIT_AS`` caps each process, and a sandbox may run ``processes`` of them, so on its own it
+lets a submission hold ``processes x memory_mb``: enough to push a 24 GiB machine into its
+out-of-memory killer, which may pick the grader. Here each sandbox uid gets a child cgroup of
+the grader's own memory cgroup (cgroup v1 or v2), capped at the run's ``memory_mb``; the
+sandbox's first process joins it before it execs bubblewrap, so everything below is counted
+together and the kernel kills inside the sandbox when the cap is reached.
+
+Where no memory cgroup is writable (not root, a locked-down container) the cap stays per
+process; :attr:`MemoryCgroups.available` tells, and the sandbox says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PREFIX = "graders-sandbox-"
+
+
+class MemoryCgroups:
+    """Capped cgroups named after sandbox uids, made on demand and removed on release."""
+
+    def __init__(self, base: Path | None | bool = True) -> None:
+        self.base = _writable_base() if base is True else (base or None)
+
+    @property
+    def available(self) -> bool:
+        return self.base is not None
+
+    def cap(self, uid: int, memory_mb: int) -> Path | None:
+        """The ``cgroup.procs`` file of ``uid``'s cgroup, capped at ``memory_mb`` (None when
+        memory cgroups are not available here)."""
+        if self.base is None:
+            return None
+        group = self.base / f"{PREFIX}{uid}"
+        group.mkdir(exist_ok=True)
+        _set_limit(group, memory_mb * 1024 * 1024)
+        return group / "cgroup.procs"
+
+    def discard(self, uid: int) -> None:
+        """Remove ``uid``'s cgroup once its processes are gone (a leftover is reused)."""
+        if self.base is not None:
+            with contextlib.suppress(OSError):
+                (self.base / f"{PREFIX}{uid}").rmdir()
+
+
+def join(procs: Path) -> None:
+    """Move the calling process into the cgroup of ``procs`` (runs in the forked child)."""
+    fd = os.open(procs, os.O_WRONLY)
+    try:
+        os.write(fd, str(os.getpid()).encode())
+    finally:
+        os.close(fd)
+
+
+def _limit_files(group: Path) -> list[Path]:
+    v2 = group / "memory.max"
+    if v2.exists():
+        return [v2, *[p for p in [group / "memory.swap.max"] if p.exists()]]
+    return [group / "memory.limit_in_bytes",
+            *[p for p in [group / "memory.memsw.limit_in_bytes"] if p.exists()]]
+
+
+def _set_limit(group: Path, value: int) -> None:
+    files = _limit_files(group)
+    # v1's memory+swap limit may never be below the memory limit: raising a cap needs
+    # memsw first, lowering it needs the memory limit first.
+    for order in (files, files[::-1]):
+        try:
+            for path in order:
+                path.write_text(str(value if "swap.max" not in path.name else 0))
+            return
+        except OSError as error:
+            failure = error
+    raise failure
+
+
+def _own_group() -> Path | None:
+    """This process's memory cgroup folder (v1 ``memory`` hierarchy, else v2)."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if "memory" in controllers.split(",") and (CGROUP_ROOT / "memory").is_dir():
+            return CGROUP_ROOT / "memory" / path.lstrip("/")
+    for line in lines:
+        if line.startswith("0::"):
+            return CGROUP_ROOT / line[3:].lstrip("/")
+    return None
+
+
+def _writable_base() -> Path | None:
+    """Where sandbox cgroups can be made and capped, found by making one; None if nowhere."""
+    if os.geteuid() != 0 or os.environ.get("GRADER_NO_CGROUPS"):
+        return None
+    base = _own_group()
+    if base is None:
+        return None
+    probe = MemoryCgroups(base)
+    try:
+        probe.cap(os.getpid(), 64)
+    except OSError:
+        return None
+    finally:
+        probe.discard(os.getpid())
+    return base

@@ -22,7 +22,6 @@ from graders.errors import GraderError
 from graders.packs import Pack
 from graders.results import TestOutcome
 from graders.sandbox import RunResult, Sandbox, Worker
-from graders.sandbox.isolation import HARNESS_ROOT
 from graders.submissions import Submission
 from graders.tools import tool_of
 
@@ -213,7 +212,7 @@ class GradingPlugin:
             folder = state.pack.templates_dir if workspace == "starter" else submission.workspace
             return state.sandbox.run(
                 folder,
-                [tool.python, "-I", f"{HARNESS_ROOT}/{script}", *args],
+                tool.command(script, args),
                 tool.limits(state.pack.limits),
                 harness=state.sandbox.harness_for(state.pack.driver),
                 tools={name: tool.home},

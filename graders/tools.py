@@ -16,14 +16,14 @@ import math
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from graders.declaration import ToolSpec
 from graders.errors import GraderError
 from graders.packs import Pack, project_root
-from graders.sandbox.isolation import TOOLS_ROOT, Limits, sandbox_python
+from graders.sandbox.isolation import HARNESS_ROOT, TOOLS_ROOT, Limits, sandbox_python
 
 STAMP = "graders-tool.json"
 
@@ -49,6 +49,11 @@ class Tool:
     def python(self) -> str:
         """The tool environment's interpreter, as seen inside the sandbox."""
         return f"{TOOLS_ROOT}/{self.name}/bin/python"
+
+    def command(self, script: str, args: Sequence[str] = ()) -> list[str]:
+        """The sandbox command running the child-side ``script`` (in /harness) with the
+        tool's interpreter, in isolated mode."""
+        return [self.python, "-I", f"{HARNESS_ROOT}/{script}", *args]
 
     def limits(self, base: Limits) -> Limits:
         """``base`` with the tool's own time and memory limits."""

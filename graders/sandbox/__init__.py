@@ -57,9 +57,13 @@ class RunResult:
             how = describe_signal(self.exit_code - 128, limits)
             return f"exited with status {self.exit_code}: it {how}"
         if self.exit_code:
-            last = self.stderr.strip().splitlines()[-1:] or ["no error message"]
-            return f"exited with status {self.exit_code}: {last[0]}"
+            return f"exited with status {self.exit_code}: {self.last_error()}"
         return None
+
+    def last_error(self) -> str:
+        """The last line the program wrote to stderr (usually the exception)."""
+        lines = self.stderr.strip().splitlines()
+        return lines[-1] if lines else "no error message"
 
 
 class Sandbox:

@@ -134,18 +134,13 @@ def run(run_tool: RunTool, files: list[str], workspace: str = "student") -> Run:
         if not result.timed_out:
             raise GraderError(
                 f"python_ta stopped before checking {', '.join(pending)}: "
-                f"{_last_words(result)}"
+                f"{result.last_error()}"
             )
         slow = pending.pop(0)
         reports[slow] = FileReport(
             slow, refused=f"python_ta did not finish checking it within {result.seconds:.0f} s"
         )
     return Run(reports, versions)
-
-
-def _last_words(result: RunResult) -> str:
-    lines = result.stderr.strip().splitlines()
-    return lines[-1] if lines else f"exit status {result.exit_code}"
 
 
 # An assessed file parses, so a syntax-error message on it is about a module it imports,

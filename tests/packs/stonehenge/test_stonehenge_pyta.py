@@ -107,7 +107,7 @@ def real_run_tool(tmp_path_factory):
             (folder / name).write_text(text)
 
         def run_tool(name, script, args, workspace="student"):
-            return sandbox.run(folder, [tool.python, "-I", f"/harness/{script}", *args],
+            return sandbox.run(folder, tool.command(script, args),
                                tool.limits(pack.limits),
                                harness=sandbox.harness_for(PACK / "driver.py"),
                                tools={name: tool.home})

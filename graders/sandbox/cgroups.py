@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import time
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PREFIX = "graders-sandbox-"
+DISCARD_ATTEMPTS = 30  # about 4.5 s of waiting in all
 
 
 class MemoryCgroups:
@@ -42,10 +45,23 @@ class MemoryCgroups:
         return group / "cgroup.procs"
 
     def discard(self, uid: int) -> None:
-        """Remove ``uid``'s cgroup once its processes are gone (a leftover is reused)."""
-        if self.base is not None:
-            with contextlib.suppress(OSError):
-                (self.base / f"{PREFIX}{uid}").rmdir()
+        """Kill what is left in ``uid``'s cgroup and remove it (a leftover is reused).
+
+        The sandbox's processes are gone by now, but the kernel tears an out-of-memory-killed
+        process down after its parent has seen it die, so the folder may be busy for a moment.
+        """
+        if self.base is None:
+            return
+        group = self.base / f"{PREFIX}{uid}"
+        for attempt in range(DISCARD_ATTEMPTS):
+            try:
+                group.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                _kill_members(group)
+                time.sleep(0.01 * (attempt + 1))
 
 
 def join(procs: Path) -> None:
@@ -55,6 +71,13 @@ def join(procs: Path) -> None:
         os.write(fd, str(os.getpid()).encode())
     finally:
         os.close(fd)
+
+
+def _kill_members(group: Path) -> None:
+    with contextlib.suppress(OSError):
+        for pid in (group / "cgroup.procs").read_text().split():
+            with contextlib.suppress(OSError):
+                os.kill(int(pid), signal.SIGKILL)
 
 
 def _limit_files(group: Path) -> list[Path]:

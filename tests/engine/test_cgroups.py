@@ -1,0 +1,68 @@
+"""Per-sandbox memory cgroups: capped on demand, emptied and removed on release."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graders.sandbox.cgroups import PREFIX, MemoryCgroups, join
+
+UID = 64999  # outside the sandbox pool, so no test run shares it
+
+
+@pytest.fixture
+def cgroups() -> Iterator[MemoryCgroups]:
+    groups = MemoryCgroups()
+    if not groups.available:
+        pytest.skip("no writable memory cgroup here")
+    yield groups
+    groups.discard(UID)
+
+
+def _capped(cgroups: MemoryCgroups, memory_mb: int) -> Path:
+    procs = cgroups.cap(UID, memory_mb)
+    assert procs is not None
+    return procs
+
+
+def _limit(procs: Path) -> int:
+    group = procs.parent
+    v2 = group / "memory.max"
+    return int((v2 if v2.exists() else group / "memory.limit_in_bytes").read_text())
+
+
+def test_cap_makes_a_group_with_the_limit_and_can_change_it(cgroups: MemoryCgroups):
+    procs = _capped(cgroups, 300)
+    assert procs.parent.name == f"{PREFIX}{UID}"
+    assert _limit(procs) == 300 * 1024 * 1024
+    assert _limit(_capped(cgroups, 100)) == 100 * 1024 * 1024  # lowering
+    assert _limit(_capped(cgroups, 500)) == 500 * 1024 * 1024  # and raising again
+
+
+def test_discard_kills_what_is_left_and_removes_the_group(cgroups: MemoryCgroups):
+    procs = _capped(cgroups, 100)
+    straggler = subprocess.Popen(["sleep", "60"], preexec_fn=lambda: join(procs))
+    try:
+        assert str(straggler.pid) in procs.read_text().split()
+        started = time.monotonic()
+        cgroups.discard(UID)
+        assert straggler.wait(timeout=5) == -9
+        assert not procs.parent.exists()
+        assert time.monotonic() - started < 5
+    finally:
+        straggler.kill()
+
+
+def test_discard_of_a_missing_group_is_quiet(cgroups: MemoryCgroups):
+    cgroups.discard(UID)
+    cgroups.discard(UID)
+
+
+def test_no_cgroups_when_disabled(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("GRADER_NO_CGROUPS", "1")
+    groups = MemoryCgroups()
+    assert not groups.available and groups.cap(UID, 100) is None

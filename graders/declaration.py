@@ -49,6 +49,10 @@ class LimitsSpec(Strict):
     memory_mb: int = Field(512, ge=64, le=8192, description="Address-space limit per process.")
     processes: int = Field(32, ge=4, le=1024, description="Processes the sandbox may run.")
     file_size_mb: int = Field(8, ge=1, le=1024, description="Largest file the code may write.")
+    disk_mb: int = Field(
+        64, ge=1, le=4096,
+        description="Room for new files in the code's working folder (a memory-backed disk).",
+    )
     open_files: int = Field(64, ge=16, le=4096, description="Open file descriptors.")
     output_kb: int = Field(256, ge=1, le=65536, description="Captured stdout/stderr kept.")
 

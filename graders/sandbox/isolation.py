@@ -22,6 +22,7 @@ import os
 import resource
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -64,6 +65,7 @@ class Limits:
     memory_mb: int = 512
     processes: int = 32
     file_size_mb: int = 8
+    disk_mb: int = 64
     open_files: int = 64
     output_kb: int = 256
 
@@ -86,11 +88,12 @@ def _bwrap_works(as_root: bool) -> bool:
     bwrap = shutil.which("bwrap")
     if not bwrap:
         return False
-    probe = _bwrap_prefix(Path("/tmp"), None, as_root, uid=BASE_UID) + ["/bin/true"]
-    try:
-        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return False
+    with tempfile.TemporaryDirectory() as empty:
+        probe = _bwrap_prefix(Path(empty), None, as_root, BASE_UID, 1) + ["/bin/true"]
+        try:
+            done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return False
     return done.returncode == 0
 
 
@@ -110,6 +113,7 @@ def _bwrap_prefix(
     harness: Path | None,
     as_root: bool,
     uid: int,
+    disk_mb: int,
     tools: Mapping[str, Path] | None = None,
 ) -> list[str]:
     command = [
@@ -120,7 +124,7 @@ def _bwrap_prefix(
     ]  # fmt: skip
     for path in SYSTEM_BINDS:
         command += ["--ro-bind-try", path, path]
-    command += ["--bind", str(workdir), SANDBOX_ROOT]
+    command += _workdir_mounts(workdir, disk_mb)
     if harness is not None:
         command += ["--ro-bind", str(harness), HARNESS_ROOT]
     if tools:
@@ -149,6 +153,24 @@ class Launch:
     env: dict[str, str]
     preexec: Callable[[], None]
     isolation: Isolation
+
+
+def _workdir_mounts(workdir: Path, disk_mb: int) -> list[str]:
+    """``/sandbox`` as a memory-backed disk of ``disk_mb`` with the scratch copy's files bound
+    into it. New files land on that disk, so a program that writes file after file fills
+    ``disk_mb`` and gets ``ENOSPC``, not the grader's disk (which it filled at ~1 GB/s when
+    the whole scratch folder was bound); files already there stay capped by ``file_size_mb``.
+    """
+    command = ["--perms", "0777", "--size", str(disk_mb * 1024 * 1024), "--tmpfs", SANDBOX_ROOT]
+    for path in sorted(workdir.rglob("*")):
+        inside = f"{SANDBOX_ROOT}/{path.relative_to(workdir).as_posix()}"
+        if path.is_symlink():
+            command += ["--symlink", os.readlink(path), inside]
+        elif path.is_dir():
+            command += ["--perms", "0777", "--dir", inside]
+        else:
+            command += ["--bind", str(path), inside]
+    return command
 
 
 def prepare_workdir(workdir: Path, uid: int) -> None:
@@ -185,7 +207,8 @@ def build_launch(
         argv = [_fallback_path(arg, workdir, harness, tools or {}) for arg in argv]
         preexec = _preexec(limits, extra_fds, as_root and uid, cgroup)
         return Launch(argv, str(workdir), env, preexec, isolation)
-    prefix = _bwrap_prefix(workdir, harness, isolation is Isolation.BUBBLEWRAP, uid, tools)
+    as_root = isolation is Isolation.BUBBLEWRAP
+    prefix = _bwrap_prefix(workdir, harness, as_root, uid, limits.disk_mb, tools)
     preexec = _preexec(limits, extra_fds, None, cgroup)
     return Launch(prefix + argv, str(workdir), env, preexec, isolation)
 

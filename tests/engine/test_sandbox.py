@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -197,14 +198,55 @@ MANY_HOGS = textwrap.dedent("""
 
 
 @pytest.mark.sandbox
-def test_memory_is_capped_for_the_whole_sandbox(sandbox, tmp_path: Path):
+def test_memory_is_capped_for_the_whole_sandbox(
+    sandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     if not sandbox.memory.available:
         pytest.skip("no writable memory cgroup here: memory is capped per process only")
-    groups = set(sandbox.memory.base.glob("graders-sandbox-*"))
+    capped: list[Path] = []
+    cap = sandbox.memory.cap
+
+    def spy(uid: int, memory_mb: int) -> Path:
+        capped.append(cap(uid, memory_mb))
+        return capped[-1]
+
+    monkeypatch.setattr(sandbox.memory, "cap", spy)
     run = sandbox.run(tmp_path, ["python3", "-c", MANY_HOGS], LIMITS)
     assert run.exit_code == 0, run.stderr
     assert int(run.stdout) >= 2  # the kernel killed inside the sandbox: at most 1 fits
-    assert set(sandbox.memory.base.glob("graders-sandbox-*")) <= groups  # removed on release
+    assert capped and not capped[0].parent.exists()  # removed on release
+
+
+DISK_FILL = textwrap.dedent("""
+    import os
+    with open("given.txt", "a") as given:  # a file of the workspace stays writable
+        given.write("more")
+    os.symlink("given.txt", "link.txt")
+    written = 0
+    try:
+        while True:
+            with open(f"sub/fill{written}", "wb") as fill:
+                fill.write(bytes(1024 * 1024))
+            written += 1
+    except OSError as error:
+        print(written, error.errno, open("link.txt").read(), sorted(os.listdir("sub"))[:2], sep="|")
+""")
+
+
+@pytest.mark.sandbox
+def test_new_files_fill_the_sandbox_disk_not_the_graders(sandbox, tmp_path: Path):
+    if sandbox.isolation is Isolation.RLIMITS:
+        pytest.skip("bubblewrap is not usable on this machine: only the file size is capped")
+    workspace = tmp_path / "workspace"
+    (workspace / "sub").mkdir(parents=True)
+    (workspace / "sub" / "kept.py").write_text("")
+    (workspace / "given.txt").write_text("given ")
+    run = sandbox.run(workspace, ["python3", "-c", DISK_FILL], replace(LIMITS, disk_mb=4))
+    written, errno, linked, listed = run.stdout.split("|")
+    assert (int(written), int(errno)) == (4, 28), run.stderr  # 4 MB: ENOSPC on the fifth
+    assert linked == "given more"
+    assert listed.strip() == "['fill0', 'fill1']"
+    assert (workspace / "given.txt").read_text() == "given "  # the scratch copy took it
 
 
 def test_program_runs_get_stdin_and_exit_status(sandbox, tmp_path: Path):

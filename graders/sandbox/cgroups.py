@@ -108,13 +108,19 @@ def _own_group() -> Path | None:
         lines = Path("/proc/self/cgroup").read_text().splitlines()
     except OSError:
         return None
+    return memory_group_of(lines, CGROUP_ROOT)
+
+
+def memory_group_of(lines: list[str], root: Path) -> Path | None:
+    """The memory cgroup folder that ``/proc/<pid>/cgroup`` ``lines`` name under ``root``:
+    the v1 ``memory`` hierarchy where it is mounted, else the v2 unified one."""
     for line in lines:
         _, controllers, path = line.split(":", 2)
-        if "memory" in controllers.split(",") and (CGROUP_ROOT / "memory").is_dir():
-            return CGROUP_ROOT / "memory" / path.lstrip("/")
+        if "memory" in controllers.split(",") and (root / "memory").is_dir():
+            return root / "memory" / path.lstrip("/")
     for line in lines:
         if line.startswith("0::"):
-            return CGROUP_ROOT / line[3:].lstrip("/")
+            return root / line[3:].lstrip("/")
     return None
 
 

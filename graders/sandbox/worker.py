@@ -278,6 +278,11 @@ def _describe_exception(op: str, error: dict[str, Any], limits: Limits) -> str:
         return f"`{op}`: your code ran out of memory (MemoryError; at most {limits.memory_mb} MB)."
     if kind == "RecursionError":
         return f"`{op}`: your code recursed too deeply (RecursionError: {message})."
+    if message.startswith("[Errno 28]"):
+        return (
+            f"`{op}`: your code filled the {limits.disk_mb} MB it may write in its folder "
+            f"({kind}: {message})."
+        )
     return f"`{op}` raised {kind}: {message}".rstrip(": ")
 
 

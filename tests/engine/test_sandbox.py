@@ -72,6 +72,11 @@ DRIVER = textwrap.dedent("""
     def memory_hog():
         block = bytearray(4 * 1024 ** 3)
         return len(block)
+
+    def disk_hog():
+        for index in range(1000):
+            with open(f"hog{index}", "wb") as hog:
+                hog.write(bytes(1024 * 1024))
 """)
 
 LIMITS = Limits(wall_seconds=2, cpu_seconds=2, memory_mb=256, processes=8)
@@ -152,6 +157,14 @@ def test_exit_status_is_reported_in_plain_words(worker):
 def test_memory_is_capped(worker):
     with pytest.raises(StudentError, match="MemoryError"):
         worker.call("memory_hog")
+
+
+@pytest.mark.sandbox
+def test_a_full_disk_is_explained(sandbox, worker):
+    if sandbox.isolation is Isolation.RLIMITS:
+        pytest.skip("bubblewrap is not usable on this machine: only the file size is capped")
+    with pytest.raises(StudentError, match=f"filled the {LIMITS.disk_mb} MB .*Errno 28"):
+        worker.call("disk_hog")
 
 
 def test_fork_bomb_is_capped(worker):

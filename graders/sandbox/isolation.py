@@ -89,7 +89,7 @@ def _bwrap_works(as_root: bool) -> bool:
     if not bwrap:
         return False
     with tempfile.TemporaryDirectory() as empty:
-        probe = _bwrap_prefix(Path(empty), None, as_root, BASE_UID, 1) + ["/bin/true"]
+        probe = _bwrap_prefix(Path(empty), None, as_root, BASE_UID, disk_mb=1) + ["/bin/true"]
         try:
             done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
         except (OSError, subprocess.SubprocessError):

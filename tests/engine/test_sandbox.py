@@ -82,6 +82,11 @@ DRIVER = textwrap.dedent("""
 LIMITS = Limits(wall_seconds=2, cpu_seconds=2, memory_mb=256, processes=8)
 
 
+def _skip_without_bubblewrap(sandbox: Sandbox) -> None:
+    if sandbox.isolation is Isolation.RLIMITS:
+        pytest.skip("bubblewrap is not usable on this machine (rlimits cap only the file size)")
+
+
 @pytest.fixture(scope="module")
 def sandbox():
     box = Sandbox()
@@ -161,8 +166,7 @@ def test_memory_is_capped(worker):
 
 @pytest.mark.sandbox
 def test_a_full_disk_is_explained(sandbox, worker):
-    if sandbox.isolation is Isolation.RLIMITS:
-        pytest.skip("bubblewrap is not usable on this machine: only the file size is capped")
+    _skip_without_bubblewrap(sandbox)
     with pytest.raises(StudentError, match=f"filled the {LIMITS.disk_mb} MB .*Errno 28"):
         worker.call("disk_hog")
 
@@ -173,8 +177,7 @@ def test_fork_bomb_is_capped(worker):
 
 @pytest.mark.sandbox
 def test_bubblewrap_isolation(sandbox, worker):
-    if sandbox.isolation is Isolation.RLIMITS:
-        pytest.skip("bubblewrap is not usable on this machine")
+    _skip_without_bubblewrap(sandbox)
     with pytest.raises(StudentError, match="OSError|unreachable"):
         worker.call("connect")
     with pytest.raises(StudentError, match="Read-only|Permission"):
@@ -248,8 +251,7 @@ DISK_FILL = textwrap.dedent("""
 
 @pytest.mark.sandbox
 def test_new_files_fill_the_sandbox_disk_not_the_graders(sandbox, tmp_path: Path):
-    if sandbox.isolation is Isolation.RLIMITS:
-        pytest.skip("bubblewrap is not usable on this machine: only the file size is capped")
+    _skip_without_bubblewrap(sandbox)
     workspace = tmp_path / "workspace"
     (workspace / "sub").mkdir(parents=True)
     (workspace / "sub" / "kept.py").write_text("")

@@ -39,6 +39,7 @@ class ViolationRecord:
     source_line: str | None = None
     fix: str | None = None
     deduction: float = 0.0
+    kind: str = ""  # the checker's own message id (pycodestyle code, ...): proportional criteria
 
 
 @dataclass
@@ -50,6 +51,7 @@ class CriterionMark:
     passed: int
     total: int
     notes: list[str] = field(default_factory=list)
+    handout: str = ""  # the handout sentence the criterion enforces
 
 
 @dataclass

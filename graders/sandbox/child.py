@@ -93,12 +93,28 @@ def _plain_key(key: object) -> str:
     raise NotPlainData(f"a dict key of type {type(key).__name__}")
 
 
+def read_exact(stream: BinaryIO, size: int) -> bytes:
+    """``size`` bytes, or fewer only at the end of the stream: a pipe hands over at most its
+    buffer (64 KiB) per read, so one read of a large request would come back short."""
+    parts = []
+    while size > 0:
+        chunk = stream.read(size)
+        if not chunk:
+            break
+        parts.append(chunk)
+        size -= len(chunk)
+    return b"".join(parts)
+
+
 def read_message(stream: BinaryIO) -> dict | None:
-    header = stream.read(4)
+    header = read_exact(stream, 4)
     if len(header) < 4:
         return None
     (length,) = struct.unpack(">I", header)
-    return json.loads(stream.read(length).decode("utf-8"))
+    body = read_exact(stream, length)
+    if len(body) < length:
+        return None
+    return json.loads(body.decode("utf-8"))
 
 
 def encode(message: dict) -> bytes:
@@ -131,8 +147,11 @@ def sendable(response: dict) -> bytes:
 
 
 def write_message(stream: BinaryIO, message: dict) -> None:
-    data = sendable(message)
-    stream.write(struct.pack(">I", len(data)) + data)
+    body = sendable(message)
+    data = memoryview(struct.pack(">I", len(body)) + body)
+    while data:  # an unbuffered write may take only part of a large answer
+        written = stream.write(data)
+        data = data[written or 0:]
     stream.flush()
 
 

@@ -111,6 +111,15 @@ def test_a_call_returns_plain_data_and_captured_output(worker):
     assert response["stdout"] == "printed {'a': [1, 2.5, None]}\n"
 
 
+def test_requests_and_answers_over_64_kib_cross_whole(worker):
+    # issue 13 point 9: a pipe hands over at most 64 KiB per read; a short read of the request
+    # used to kill the child and be blamed on the student as a crash.
+    big = "x" * (300 * 1024)
+    response = worker.call_raw("echo", [big, big])
+    assert response["ok"] and response["value"] == [big, big]
+    assert worker.restarts == 0
+
+
 def test_subclass_with_rigged_equality_arrives_as_a_real_int(worker):
     value = worker.call("always_equal")
     assert type(value) is int and value == 3 and value != 4

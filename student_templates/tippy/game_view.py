@@ -1,41 +1,48 @@
-"""Play a two-player game against the computer, in text."""
-from subtract_square_state import SubtractSquareState
-from strategy_random import StrategyRandom
-
-
 class GameView:
-    """A text view of a game played by a human (p1) and the computer (p2).
+    """A game view for a human and a computer playing a two-player game.
 
-    state: GameState -- the game in progress
-    strategy: Strategy -- how the computer chooses its moves
+    state: GameState -- the current state of the game
+    strategy: Strategy -- the computer's way of choosing its moves
     """
 
-    def __init__(self, state_cls, strategy_cls):
-        """Ask who moves first, then set up a game of state_cls with the
-        computer playing strategy_cls.
+    def __init__(self, state_class, strategy_class):
+        """Set up a game of state_class in which the computer plays with
+        strategy_class, after asking who moves first.
 
-        state_cls: type -- a subclass of GameState
-        strategy_cls: type -- a subclass of Strategy
+        state_class: class -- a subclass of GameState
+        strategy_class: class -- a subclass of Strategy
         """
         answer = input('Type c if you wish the computer to play first ')
-        first = 'p2' if answer == 'c' else 'p1'
-        self.state = state_cls(first, interactive=True)
-        self.strategy = strategy_cls(interactive=True)
+        if answer == 'c':
+            p = 'p2'
+        else:
+            p = 'p1'
+        self.state = state_class(p, interactive=True)
+        self.strategy = strategy_class(interactive=True)
 
     def play(self):
-        """Play the game until it is over, then say who won."""
+        """Play the game until no move is left, then announce the result."""
         print(self.state.instructions)
         print(self.state)
         print()
-        while not self.state.over:
+        while self.state.possible_next_moves():
             if self.state.next_player == 'p1':
-                self.state = self._human_move()
+                m = self.state.get_move()
+                new_state = self.state.apply_move(m)
+                while new_state is None:
+                    print('Illegal move: {}'.format(m))
+                    print('Please try again.')
+                    print(self.state.instructions)
+                    print(self.state)
+                    m = self.state.get_move()
+                    new_state = self.state.apply_move(m)
+                print('You choose: {}'.format(m))
             else:
-                move = self.strategy.suggest_move(self.state)
-                print('The computer plays: {}'.format(move))
-                self.state = self.state.apply_move(move)
-            print('New game state: ')
-            print(self.state)
+                m = self.strategy.suggest_move(self.state)
+                new_state = self.state.apply_move(m)
+                print('The computer chooses: {}'.format(m))
+            self.state = new_state
+            print('New game state: ', self.state)
             print()
         if self.state.winner('p2'):
             print('Beat ya!')
@@ -44,24 +51,16 @@ class GameView:
         else:
             print('We tied...')
 
-    def _human_move(self):
-        """Ask the human for moves until one is legal; return the new state."""
-        move = self.state.get_move()
-        new_state = self.state.apply_move(move)
-        while new_state is None:
-            print('Illegal move: {}'.format(move))
-            move = self.state.get_move()
-            new_state = self.state.apply_move(move)
-        return new_state
-
 
 if __name__ == '__main__':
-    game_menu = {'s': SubtractSquareState}
-    strategy_menu = {'r': StrategyRandom}
-    game = ''
-    while game not in game_menu:
-        game = input('s to play Subtract Square: ')
-    strategy = ''
-    while strategy not in strategy_menu:
-        strategy = input('r for a random strategy for the computer: ')
-    GameView(game_menu[game], strategy_menu[strategy]).play()
+    from subtract_square_state import SubtractSquareState
+    from strategy_random import StrategyRandom
+    game_state = {'s': SubtractSquareState}
+    strategy = {'r': StrategyRandom}
+    g = ''
+    while g not in game_state:
+        g = input('s to play Subtract Square, ')
+    s = ''
+    while s not in strategy:
+        s = input('r for random strategy for computer: ')
+    GameView(game_state[g], strategy[s]).play()

@@ -6,46 +6,91 @@ the size prompt answered by a patched ``input``, and then driven with ``possible
 ``apply_move()``, ``over``, ``next_player``, ``winner()``, ``outcome()`` and
 ``StrategyMinimax(interactive=False).suggest_move(state)``.
 
-Moves are known by their effect on the board, which ``driver_board.py`` (copied beside this file
-into the sandbox) reads; boards are lists of strings: 'X' for p1's mark, 'O' for p2's, '.' for
-empty, '?' for anything else. Every public function here is an operation the parent calls by
-name; the helpers are imported under private names so they are not operations.
+The student's board is never read: the driver knows every square it played, and
+``driver_moves.py`` (copied beside this file) tells which square a move object stands for.
+Boards in answers are the driver's own record: lists of strings, 'X' for p1, 'O' for p2, '.'
+empty. Every public function here is an operation the parent calls by name; the helpers are
+imported under private names so they are not operations.
 """
 
 import builtins
 import random
 
-from driver_board import cell_changed as _cell_changed
-from driver_board import child_of as _child
-from driver_board import find_move as _find_move
-from driver_board import moves_by_cell as _moves_by_cell
-from driver_board import new_game as _new_game
-from driver_board import reader_for as _reader_for
-from driver_board import safe as _safe
-from driver_board import summarize as _summarize
+from driver_moves import child_of as _child
+from driver_moves import moves_of as _moves_of
+from driver_moves import new_game as _new_game
+from driver_moves import reader_for as _reader_for
+from driver_moves import safe as _safe
+from driver_moves import text_of as _text
+
+
+def _board(n, cells):
+    rows = [["."] * n for _ in range(n)]
+    for i, (r, c) in enumerate(cells):
+        rows[r][c] = "XO"[i % 2]
+    return ["".join(row) for row in rows]
+
+
+class _Game:
+    """A student's game after some squares, with the moves used to get there."""
+
+    def __init__(self, n):
+        self.n = n
+        self.reader = _reader_for(n)
+        self.state = _new_game(n)
+        self.found, self.odd = _moves_of(self.state, self.reader)
+        self.cells, self.used = [], []
+
+    def play(self, cell):
+        """Mark cell; return None, or why it could not be marked."""
+        cell = tuple(cell)
+        move = self.found.get(cell)
+        if move is None:
+            return "no move from possible_next_moves() stands for this square"
+        child = self.state.apply_move(move)
+        if child is None:
+            return f"apply_move({_text(move)[:80]}) returned None for a free square"
+        found, odd = _moves_of(child, self.reader)
+        if cell in found:
+            return (f"after apply_move({_text(move)[:80]}) the square is still among the "
+                    "possible next moves")
+        self.state, self.found, self.odd = child, found, odd
+        self.cells.append(list(cell))
+        self.used.append(move)
+        return None
+
+    def summary(self, with_moves=True):
+        """Plain facts: board (the driver's record), over, next_player, winners, outcome."""
+        state = self.state
+        facts = {
+            "board": _board(self.n, self.cells),
+            "over": _safe(lambda: state.over),
+            "next_player": _safe(lambda: state.next_player),
+            "winner": {p: _safe(lambda p=p: state.winner(p)) for p in ("p1", "p2")},
+            "outcome": _safe(state.outcome),
+        }
+        if with_moves:
+            facts.update(moves=sorted([r, c] for r, c in self.found), odd_moves=self.odd)
+        return facts
+
+    def fingerprint(self):
+        """What must not change when a move is applied to this state: moves, turn, end, text."""
+        found, _ = _moves_of(self.state, self.reader)
+        state = self.state
+        return (sorted(found), _safe(lambda: state.next_player), _safe(lambda: state.over),
+                _text(state, str))
 
 
 def _replay(n, cells, every_step=False):
-    """Mark cells in turn from the start of an n x n game.
-
-    Returns (state, reader, moves used, summaries before each move if every_step, problem),
-    where problem is None or {"at": index, "cell": [r, c], "why": text}.
-    """
-    reader = _reader_for(n)
-    state = _new_game(n)
-    board = reader.read(state)
-    used, steps = [], []
+    """Return (game, summaries before each move if every_step, problem or None)."""
+    game, steps = _Game(n), []
     for i, cell in enumerate(cells):
         if every_step:
-            steps.append(_summarize(state, reader))
-        found = _find_move(state, reader, cell, board)
-        if found is None:
-            problem = {"at": i, "cell": list(cell),
-                       "why": "no move from possible_next_moves() marks this square"}
-            return state, reader, used, steps, problem
-        used.append(found[0])
-        state, board = found[1], found[2]
-    return state, reader, used, steps, None
+            steps.append(game.summary())
+        why = game.play(cell)
+        if why is not None:
+            return game, steps, {"at": i, "cell": list(cell), "why": why}
+    return game, steps, None
 
 
 def play(n, cells, every_step=False):
@@ -54,97 +99,100 @@ def play(n, cells, every_step=False):
     Returns {"final": summary, "steps": [summary before each move] or [], "stopped": None or
     {"at": index, "cell": [r, c], "why": text}}.
     """
-    state, reader, _, steps, problem = _replay(n, cells, every_step)
-    return {"final": _summarize(state, reader), "steps": steps, "stopped": problem}
+    game, steps, problem = _replay(n, cells, every_step)
+    return {"final": game.summary(), "steps": steps, "stopped": problem}
 
 
 def play_many(n, games):
     """Return the final summary (without moves) plus "stopped" for each cell list in games."""
     results = []
     for cells in games:
-        state, reader, _, _, problem = _replay(n, cells)
-        results.append(dict(_summarize(state, reader, with_moves=False), stopped=problem))
+        game, _, problem = _replay(n, cells)
+        results.append(dict(game.summary(with_moves=False), stopped=problem))
     return results
 
 
 def rough_outcomes(n, games):
-    """Return rough_outcome() of the state after each cell list in games."""
+    """Return rough_outcome() of the state after each cell list in games (None if unreached)."""
     values = []
     for cells in games:
-        state, _, _, _, problem = _replay(n, cells)
-        values.append(None if problem else _safe(state.rough_outcome))
+        game, _, problem = _replay(n, cells)
+        values.append(None if problem else _safe(game.state.rough_outcome))
     return values
 
 
 def apply_effects(n, cells):
     """Apply each legal move once, directly on the state after cells.
 
-    Returns, per move, whether apply_move returned a new object and left the state unchanged.
-    Stops at the first move that changes the state (the state is spoilt after it).
+    Returns, per move, whether apply_move left the state as it was and whether its result is
+    right (a new state where that square is taken and the other player moves). Stops at the
+    first move that changes the state (the state is spoilt after it).
     """
-    state, reader, _, _, problem = _replay(n, cells)
+    game, _, problem = _replay(n, cells)
     if problem:
         return {"stopped": problem, "checks": []}
-    checks = []
-    for move in state.possible_next_moves():
-        before = (reader.read(state), _safe(lambda: state.next_player), _safe(lambda: state.over))
+    checks, state = [], game.state
+    for cell, move in sorted(game.found.items()):
+        before = game.fingerprint()
         result = state.apply_move(move)
-        after = (reader.read(state), _safe(lambda: state.next_player), _safe(lambda: state.over))
-        checks.append({
-            "move": str(_safe(lambda m=move: repr(m)))[:100],
-            "returned_none": result is None,
-            "returned_self": result is state,
-            "state_unchanged": before == after,
-            "board_before": before[0],
-            "board_after": after[0],
-            "result_board": reader.read(result) if result is not None else None,
-        })
+        after = game.fingerprint()
+        checks.append({"move": _text(move)[:100], "cell": list(cell),
+                       "returned_self": result is state, "state_unchanged": before == after,
+                       "result_right": _right_child(game, state, result, cell),
+                       "moves_before": len(before[0]), "moves_after": len(after[0])})
         if before != after:
             break
     return {"stopped": None, "checks": checks}
+
+
+def _right_child(game, state, result, cell):
+    if result is None or result is state:
+        return False
+    found, _ = _moves_of(result, game.reader)
+    turn = _safe(lambda: result.next_player)
+    return cell not in found and turn == _safe(state.opponent)
 
 
 def replay_taken(n, cells):
     """Re-apply every move already played to the state after cells.
 
     Each such move marks a taken square, so apply_move must return None. Returns a list of
-    {"cell": [r, c], "returned_none": bool, "board": board of the result or None}.
+    {"cell": [r, c], "returned_none": bool, "result": text of the result or None}.
     """
-    state, reader, used, _, problem = _replay(n, cells)
+    game, _, problem = _replay(n, cells)
     if problem:
         return {"stopped": problem, "results": []}
     results = []
-    for cell, move in zip(cells, used, strict=True):
-        result = _child(state, move)
-        results.append({"cell": list(cell), "returned_none": result is None,
-                        "board": reader.read(result) if result is not None else None})
+    for cell, move in zip(game.cells, game.used, strict=True):
+        result = _child(game.state, move)
+        results.append({"cell": cell, "returned_none": result is None,
+                        "result": None if result is None else _text(result, str)[:300]})
     return {"stopped": None, "results": results}
 
 
-def _suggest(state, reader):
-    """Return {"cell": [r, c] or None, "why": text or None} for StrategyMinimax on state."""
+def _suggest(game):
+    """Return {"cell": [r, c] or None, "why": text or None} for StrategyMinimax on the game."""
     from strategy_minimax import StrategyMinimax
 
-    before = reader.read(state)
-    move = StrategyMinimax(interactive=False).suggest_move(state)
-    if reader.read(state) != before:
+    before = game.fingerprint()
+    move = StrategyMinimax(interactive=False).suggest_move(game.state)
+    if game.fingerprint() != before:
         return {"cell": None, "why": "suggest_move changed the state it was given"}
-    child = _child(state, move)
-    shown = _safe(lambda: repr(move))
-    if child is None:
-        return {"cell": None, "why": f"suggested {shown}, which apply_move refuses"}
-    cell = _cell_changed(before, reader.read(child))
-    if cell is None:
-        return {"cell": None, "why": f"suggested {shown}, which marks no single square"}
-    return {"cell": cell, "why": None}
+    cell = game.reader.cell(move) if move is not None else None
+    if cell is None or cell not in game.found:
+        return {"cell": None, "why": f"suggested {_text(move)[:80]}, which is not one of the "
+                "legal moves"}
+    if _child(game.state, move) is None:
+        return {"cell": None, "why": f"suggested {_text(move)[:80]}, which apply_move refuses"}
+    return {"cell": list(cell), "why": None}
 
 
 def minimax_move(n, cells):
     """Return the square StrategyMinimax(interactive=False) suggests after cells are marked."""
-    state, reader, _, _, problem = _replay(n, cells)
+    game, _, problem = _replay(n, cells)
     if problem:
         return {"cell": None, "why": "could not set up the position: " + problem["why"]}
-    return _suggest(state, reader)
+    return _suggest(game)
 
 
 def minimax_vs_random(n, cells, seeds):
@@ -156,50 +204,47 @@ def minimax_vs_random(n, cells, seeds):
     """
     games = []
     for seed in seeds:
-        state, reader, _, _, problem = _replay(n, cells)
+        game, _, problem = _replay(n, cells)
         if problem:
             return [{"cells": [], "why": "could not set up the position: " + problem["why"]}]
-        side, rng, played, why = state.next_player, random.Random(seed), [], None
-        while not state.over and why is None:
-            found, _ = _moves_by_cell(state, reader)
-            if state.next_player == side:
-                answer = _suggest(state, reader)
+        side, rng, start, why = game.state.next_player, random.Random(seed), len(game.cells), None
+        while not game.state.over and why is None:
+            if game.state.next_player == side:
+                answer = _suggest(game)
                 cell, why = answer["cell"], answer["why"]
             else:
-                cell = list(sorted(found)[rng.randrange(len(found))]) if found else None
-                why = None if found else "no legal move for the random player"
-            if cell is not None and tuple(cell) in found:
-                played.append(cell)
-                state = found[tuple(cell)][1]
-            elif why is None:
-                why = f"square {cell} is not among the legal moves"
-        games.append({"cells": played, "why": why})
+                free = sorted(game.found)
+                cell = list(free[rng.randrange(len(free))]) if free else None
+                why = None if free else "no legal move for the random player"
+            if why is None:
+                why = game.play(cell)
+        games.append({"cells": game.cells[start:], "why": why})
     return games
 
 
 def move_facts(n):
     """TippyMove seen through the game: one move per empty square, its text, and reuse.
 
-    Reuse: every opening move, applied to the state after the first opening move, must still
-    mark its own square (moves describe squares, as get_move's new objects must).
+    Reuse: every opening move, applied to the state after the first opening move, must take
+    its own square and only it (moves describe squares, as get_move's new objects must).
     """
-    reader = _reader_for(n)
-    start = _new_game(n)
-    found, odd = _moves_by_cell(start, reader)
-    cells = sorted(found)
-    texts = [[_safe(lambda m=found[c][0]: repr(m)), _safe(lambda m=found[c][0]: str(m))]
+    game = _Game(n)
+    cells = sorted(game.found)
+    texts = [[_safe(lambda m=game.found[c]: repr(m)), _safe(lambda m=game.found[c]: str(m))]
              for c in cells]
     broken = []
     if cells:
-        later = found[cells[0]][1]
-        before = reader.read(later)
+        first = cells[0]
+        later = _child(game.state, game.found[first])
+        free = set(_moves_of(later, game.reader)[0]) if later is not None else set()
         for cell in cells[1:]:
-            child = _child(later, found[cell][0])
-            got = _cell_changed(before, reader.read(child)) if child is not None else None
-            if got != list(cell):
-                broken.append({"cell": list(cell), "marked": got})
-    return {"cells": [list(c) for c in cells], "odd_moves": odd, "texts": texts,
-            "not_reusable": broken}
+            child = _child(later, game.found[cell]) if later is not None else None
+            left = set(_moves_of(child, game.reader)[0]) if child is not None else None
+            if left != free - {cell}:
+                taken = None if left is None else sorted(list(c) for c in free - left)
+                broken.append({"cell": list(cell), "took": taken})
+    return {"cells": [list(c) for c in cells], "odd_moves": game.odd, "texts": texts,
+            "not_reusable": broken, "how": game.reader.where}
 
 
 def minimax_subtract_square(total):
@@ -212,38 +257,48 @@ def minimax_subtract_square(total):
     return _safe(lambda: move.amount)
 
 
-def run_game_view(answers):
-    """Run game_view.py as __main__ with input() answering from answers, in order.
+def run_game_view(answers, later="3", limit=60):
+    """Run game_view.py as __main__ with input() answering from answers, then `later`.
 
-    Returns {"transcript": prompts, answers and prints, "error": None or the exception,
-    "minimax_calls": how often StrategyMinimax.suggest_move was asked}.
+    The human's moves and the computer's search are counting stand-ins that play the first
+    legal move (get_move of the student's TippyGameState and of SubtractSquareState,
+    suggest_move of StrategyMinimax): the hook-up is graded here, the game and the search by
+    their own criteria. Returns {"transcript", "error", "tippy_moves", "minimax_calls"}.
     """
     import contextlib
     import io
     import runpy
 
     import strategy_minimax
+    import subtract_square_state
+    import tippy_game_state
 
-    feed = iter(answers)
-    calls = []
-    suggest = strategy_minimax.StrategyMinimax.suggest_move
+    feed, asked = iter(answers), []
+    calls = {"tippy": 0, "minimax": 0, "subtract": 0}
 
     def fake_input(prompt=""):
-        line = next(feed, None)
-        if line is None:
-            raise EOFError("the scripted answers ran out")
+        asked.append(prompt)
+        if len(asked) > limit:
+            raise EOFError(f"more than {limit} questions; the last: {prompt!r}")
+        line = next(feed, later)
         print(f"{prompt}{line}")
         return line
 
-    def counted(self, state):
-        # The hook-up is graded here, not the search (the minimax criterion does that): a
-        # counting stand-in that plays the first legal move keeps this call fast.
-        calls.append(1)
-        return state.possible_next_moves()[0]
+    def counted(kind):
+        def first_move(self, *args):
+            calls[kind] += 1
+            state = args[0] if args else self
+            return state.possible_next_moves()[0]
+        return first_move
 
+    patches = [(tippy_game_state.TippyGameState, "get_move", counted("tippy")),
+               (strategy_minimax.StrategyMinimax, "suggest_move", counted("minimax")),
+               (subtract_square_state.SubtractSquareState, "get_move", counted("subtract"))]
+    saved = [(cls, name, cls.__dict__.get(name)) for cls, name, _ in patches]
     out, error = io.StringIO(), None
     real_input, builtins.input = builtins.input, fake_input
-    strategy_minimax.StrategyMinimax.suggest_move = counted
+    for cls, name, stand_in in patches:
+        setattr(cls, name, stand_in)
     try:
         with contextlib.redirect_stdout(out):
             runpy.run_path("game_view.py", run_name="__main__")
@@ -251,5 +306,10 @@ def run_game_view(answers):
         error = f"{type(exc).__name__}: {exc}"[:300]
     finally:
         builtins.input = real_input
-        strategy_minimax.StrategyMinimax.suggest_move = suggest
-    return {"transcript": out.getvalue()[-20000:], "error": error, "minimax_calls": len(calls)}
+        for cls, name, old in saved:
+            if old is None:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, old)
+    return {"transcript": out.getvalue()[-20000:], "error": error,
+            "tippy_moves": calls["tippy"], "minimax_calls": calls["minimax"]}

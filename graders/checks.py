@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 import tomllib
 from functools import cache
 from pathlib import Path
 
+from graders.declaration import RuleSpec
 from graders.packs import Pack
 from graders.results import ViolationRecord
 from graders.rules import get_rule
-from graders.rules.base import RuleContext, Violation, messages_for
+from graders.rules.base import Rule, RuleContext, Violation, messages_for
+from graders.starter import is_starter_line
 from graders.submissions import Submission
 
 PROBLEM_TITLES = Path(__file__).with_name("problems.toml")
@@ -33,14 +37,22 @@ def title_of(rule: str) -> str:
 
 
 def parse(source: str) -> ast.Module | None:
+    """The tree of ``source``, or None when Python cannot read it (including a source nested
+    too deeply for the parser: that is reported like a syntax error)."""
     try:
         return ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 
 def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
-    """All violations: collection problems, syntax errors, then the declared rules."""
+    """All violations: collection problems, syntax errors, then the declared rules.
+
+    A violation on a line of starter text (``graders.starter``) is dropped: starter code is
+    not the student's. Rules that compare with a template judge exactly that difference and
+    keep theirs. A rule that recurses too deeply on a pathological source reports the file
+    as too deep to read; any other exception is the grader's and is raised.
+    """
     records = [_record(problem, _penalty(pack, problem.rule)) for problem in submission.problems]
     trees = {}
     for name, source in submission.files.items():
@@ -49,14 +61,12 @@ def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
         trees[name] = parse(source)
         if trees[name] is None:
             context = RuleContext(file=name, source=source, tree=None)
-            records += [_record(v, 0.0) for v in get_rule("syntax-error")().check(context)]
+            records += [_record(v, 0.0) for v in _checked(get_rule("syntax-error")(), context)]
     locked = {name: pack.template_text(name) for name in pack.declaration.locked.files}
     templates = pack.declaration.submission.templates
     for spec in pack.declaration.rules:
         rule = get_rule(spec.name)(spec.options)
-        for name in spec.files or list(submission.files):
-            if name not in submission.files:
-                continue
+        for name in _files_for(spec, rule, submission):
             tree = trees.get(name)
             if rule.needs_tree and tree is None:
                 continue
@@ -68,15 +78,74 @@ def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
                 locked=locked,
                 submitted=submission.files,
             )
-            records += [_record(v, spec.deduction) for v in rule.check(context)]
+            found = _checked(rule, context)
+            if not rule.compares_template:
+                found = [v for v in found if not _on_starter_text(pack, context, v)]
+            records += [_record(v, spec.deduction) for v in found]
     return records
+
+
+def _files_for(spec: RuleSpec, rule: Rule, submission: Submission) -> list[str]:
+    """The declared files, plus the student's helper modules where the rule applies to them."""
+    if not spec.files:
+        return list(submission.files)
+    names = [name for name in spec.files if name in submission.files]
+    with_helpers = rule.checks_helpers if spec.helpers is None else spec.helpers
+    if with_helpers and not rule.compares_template:
+        names += [name for name in submission.helpers if name not in names]
+    return names
+
+
+def _checked(rule: Rule, context: RuleContext) -> list[Violation]:
+    try:
+        return list(rule.check(context))
+    except (RecursionError, MemoryError):
+        return [too_deep(context)]
+
+
+def too_deep(context: RuleContext) -> Violation:
+    """A source nested too deeply to read (one huge expression, thousands of brackets)."""
+    line = deepest_line(context.source)
+    text = context.line_text(line)
+    return Violation(
+        rule="syntax-error",
+        file=context.file,
+        message=f"Line {line}: this code is nested too deeply (or one expression is too long) "
+        "for Python to read. Split it into several shorter statements.",
+        line=line,
+        source_line=text[:200] if text else None,
+        fix=str(messages_for("syntax-error").get("fix", "")),
+    )
+
+
+def deepest_line(source: str) -> int:
+    """The line with the most operators and open brackets (read with ``tokenize``, which
+    never recurses), where a too-deep source most likely goes wrong."""
+    weight: dict[int, int] = {}
+    depth = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.OP:
+                depth += token.string in "([{"
+                depth -= token.string in ")]}"
+                line = token.start[0]
+                weight[line] = max(weight.get(line, 0), 0) + 1 + max(depth, 0)
+    except (tokenize.TokenError, SyntaxError, RecursionError, MemoryError):
+        pass
+    return max(weight, key=lambda line: weight[line]) if weight else 1
+
+
+def _on_starter_text(pack: Pack, context: RuleContext, violation: Violation) -> bool:
+    return is_starter_line(pack, context.file, context.source, violation.line)
 
 
 def _penalty(pack: Pack, kind: str) -> float:
     penalties = pack.declaration.penalties
-    return {"file-name": penalties.wrong_file_name, "source-encoding": penalties.not_utf8}.get(
-        kind, 0.0
-    )
+    return {
+        "file-name": penalties.wrong_file_name,
+        "source-encoding": penalties.not_utf8,
+        "extra-files": penalties.extra_files,
+    }.get(kind, 0.0)
 
 
 def _record(violation: Violation, deduction: float) -> ViolationRecord:
@@ -89,4 +158,5 @@ def _record(violation: Violation, deduction: float) -> ViolationRecord:
         source_line=violation.source_line,
         fix=violation.fix,
         deduction=deduction,
+        kind=violation.kind,
     )

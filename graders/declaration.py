@@ -10,7 +10,7 @@ import tomllib
 import typing
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -32,6 +32,28 @@ class SubmissionSpec(Strict):
         default_factory=dict,
         description="Submitted file -> the template in student_templates/<id>/ it was filled "
         "in from (rules compare the two).",
+    )
+    extra_files: Literal["allow", "forbid"] = Field(
+        "allow",
+        description="Other .py files a student hands in (their own helper modules): `allow` "
+        "places them in the workspace beside the required files, where rules check them too; "
+        "`forbid` also does, but deducts `penalties.extra_files` once.",
+    )
+    entry_program: str | None = Field(
+        None,
+        description="Where the handout names no file: the student's program (the file whose "
+        "main block reads sys.argv; `main.py`/`Main.py` first) is graded as this file.",
+    )
+    starter_owned: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="File -> its top-level blocks that are starter code, never judged as the "
+        "student's: a def or class by name, or `__main__` for the `if __name__ == "
+        "'__main__':` block.",
+    )
+    starter_text: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="File -> lines of the course's original starter (where it differs from "
+        "the bundled template): a rule or style message on such a line never costs a mark.",
     )
 
 
@@ -69,6 +91,17 @@ class RuleSpec(Strict):
     deduction: float = Field(
         0.0, ge=0, description="Points off when the rule is broken (0 = shown as a warning)."
     )
+    helpers: bool | None = Field(
+        None,
+        description="Also check the student's own helper modules when `files` names files "
+        "(default: the rule's own choice, see `grade rules`; rules that compare with a "
+        "template never check helpers).",
+    )
+    handout: str = Field(
+        "",
+        description="The handout sentence this rule enforces, quoted (or the spec line, or "
+        "`instructor's choice: <reason>`); shown beside the rule in reports.",
+    )
 
     @field_validator("name")
     @classmethod
@@ -104,6 +137,22 @@ class CriterionSpec(Strict):
         default_factory=list,
         description="Rules that feed this criterion: all points when none is broken, else 0.",
     )
+    per_kind: float | None = Field(
+        None,
+        gt=0,
+        description="Proportional criterion: starts at full points and loses this much per "
+        "distinct message kind (a rule violation's kind, or a failing test's "
+        "details['kinds']), capped at the points.",
+    )
+    free_kinds: list[str] = Field(
+        default_factory=list,
+        description="Message kinds (prefixes) a proportional criterion lists but never counts.",
+    )
+    handout: str = Field(
+        "",
+        description="The handout sentence this criterion enforces, quoted (or the spec line, "
+        "or `instructor's choice: <reason>`); shown beside the mark in reports.",
+    )
 
 
 class ToolSpec(Strict):
@@ -128,6 +177,10 @@ class PenaltiesSpec(Strict):
         0.0, ge=0, description="Points off when a file was found under a wrong name."
     )
     not_utf8: float = Field(0.0, ge=0, description="Points off for a file not saved as UTF-8.")
+    extra_files: float = Field(
+        0.0, ge=0, description="Points off (once) for extra .py files, when "
+        "`submission.extra_files` is `forbid`."
+    )
 
 
 class LateSpec(Strict):

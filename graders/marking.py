@@ -23,34 +23,90 @@ def mark_criteria(
     """Per-criterion marks, and grader problems found on the way (e.g. a criterion with no
     tests: a pack bug, never a zero for the student)."""
     marks, problems = [], []
-    broken = {v.rule for v in violations}
     for criterion in pack.declaration.criteria:
         mine = [t for t in tests if feeds(criterion, t.name)]
-        counted = [t for t in mine if t.outcome in ("passed", "failed")]
-        notes = []
         if criterion.tests and not mine and not public_only:
             problems.append(f"criterion {criterion.id!r} matched no grader test")
-        if any(t.outcome == "error" for t in mine):
-            notes.append("some tests could not run because of a grader error")
-        fraction = sum(t.outcome == "passed" for t in counted) / len(counted) if counted else 1.0
-        if not criterion.tests and not criterion.rules:
-            fraction = 0.0
-        rule_hits = sorted(set(criterion.rules) & broken)
-        if rule_hits:
-            fraction = 0.0
-            notes.append("broken rule(s): " + ", ".join(rule_hits))
-        marks.append(
-            CriterionMark(
-                id=criterion.id,
-                title=criterion.title,
-                points=criterion.points,
-                earned=round(criterion.points * fraction, 2),
-                passed=sum(t.outcome == "passed" for t in counted),
-                total=len(counted),
-                notes=notes,
+        marks.append(mark_one(criterion, mine, violations))
+    return marks, problems
+
+
+def mark_one(
+    criterion: CriterionSpec, mine: list[TestOutcome], violations: list[ViolationRecord]
+) -> CriterionMark:
+    """One criterion's mark from the tests that feed it and the student's violations.
+
+    Each counted test case is an equal share; a criterion with nothing counted earns 0 (its
+    tests all errored, or it has none): credit is never given for what was not checked.
+    A broken rule of an all-or-nothing criterion takes every point; a proportional one
+    (``per_kind``) loses that much per distinct message kind instead.
+    """
+    counted = [t for t in mine if t.outcome in ("passed", "failed")]
+    notes = []
+    if any(t.outcome == "error" for t in mine):
+        notes.append("some tests could not run because of a grader error")
+    if counted:
+        fraction = sum(t.outcome == "passed" for t in counted) / len(counted)
+    else:
+        fraction = 1.0 if criterion.rules and not criterion.tests else 0.0
+        if mine:
+            notes.append("nothing could be checked, so nothing is earned here")
+    hits = [v for v in violations if v.rule in criterion.rules]
+    if criterion.per_kind is not None:
+        fraction, kind_notes = _proportional(criterion, counted, hits, fraction)
+        notes += kind_notes
+    elif hits:
+        fraction = 0.0
+        notes.append("broken rule(s): " + ", ".join(sorted({v.rule for v in hits})))
+    return CriterionMark(
+        id=criterion.id,
+        title=criterion.title,
+        points=criterion.points,
+        earned=round(criterion.points * fraction, 2),
+        passed=sum(t.outcome == "passed" for t in counted),
+        total=len(counted),
+        notes=notes,
+        handout=criterion.handout,
+    )
+
+
+def _proportional(
+    criterion: CriterionSpec,
+    counted: list[TestOutcome],
+    hits: list[ViolationRecord],
+    fraction: float,
+) -> tuple[float, list[str]]:
+    """Full points less ``per_kind`` per distinct counted kind, capped at the points.
+
+    A failing test that names no kinds (the file was not handed in, or does not parse)
+    forfeits the criterion: there is no work of the student's to judge."""
+    assert criterion.per_kind is not None
+    if fraction == 0.0 and not counted and criterion.tests:
+        return 0.0, []
+    failed = [t for t in counted if t.outcome == "failed"]
+    if any(not t.details.get("kinds") for t in failed):
+        return 0.0, ["nothing of yours could be assessed here"]
+    places: dict[str, list[str]] = {}
+    for test in failed:
+        for kind, where in dict(test.details["kinds"]).items():
+            places.setdefault(str(kind), []).extend(map(str, where))
+    for violation in hits:
+        for kind in (violation.kind or violation.rule).split(","):
+            places.setdefault(kind, []).append(f"{violation.file}:{violation.line or '?'}")
+    free = [k for k in places if any(k.startswith(p) for p in criterion.free_kinds)]
+    charged = sorted(k for k in places if k not in free)
+    lost = min(criterion.points, criterion.per_kind * len(charged))
+    notes = []
+    if charged:
+        notes.append(
+            f"{len(charged)} kind(s) of message, {criterion.per_kind:g} point(s) each"
+            f" (at most {criterion.points:g}): " + ", ".join(
+                f"{k} ({len(places[k])}x)" for k in charged
             )
         )
-    return marks, problems
+    if free:
+        notes.append("listed, not counted: " + ", ".join(sorted(free)))
+    return 1.0 - lost / criterion.points, notes
 
 
 def deductions_for(violations: list[ViolationRecord]) -> list[Deduction]:

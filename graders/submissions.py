@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
+from graders.extras import collect_extras, find_program, submission_root
 from graders.packs import Pack
 from graders.rules.base import Violation
 
@@ -39,6 +40,9 @@ class Submission:
     problems: list[Violation] = field(default_factory=list)
     submitted_at: datetime | None = None
     digest: str = ""
+    helpers: list[str] = field(default_factory=list)  # the student's own extra .py modules
+    aliases: dict[str, str] = field(default_factory=dict)  # graded name -> name handed in
+    ignored: list[str] = field(default_factory=list)  # handed in, not part of the assignment
 
     @property
     def slug(self) -> str:
@@ -109,15 +113,46 @@ def prepare(source: Path, pack: Pack, work_root: Path) -> Submission:
         id=student_id_, source=source, workspace=work_root / slugify(student_id_)
     )
     raw = _read_files(source, submission)
-    required = set(pack.declaration.submission.files)
+    spec = pack.declaration.submission
+    picked: dict[str, str] = {}  # graded name -> path handed in
     for name in pack.submitted_files:
-        data = _pick(name, raw, submission, required=name in required)
-        if data is not None:
-            submission.files[name] = _decode(name, data, submission)
+        path = _pick(name, raw, submission, required=name in spec.files, pack=pack)
+        if path is not None:
+            picked[name] = path
+            submission.files[name] = _decode(name, raw[path], submission)
+    _add_helpers(submission, pack, raw, picked)
     submission.submitted_at = _submitted_at(raw)
-    _build_workspace(submission, pack)
+    _build_workspace(submission, pack, raw)
     submission.digest = _digest(submission, pack)
     return submission
+
+
+def _add_helpers(
+    submission: Submission, pack: Pack, raw: dict[str, bytes], picked: dict[str, str]
+) -> None:
+    """The student's own modules travel with the required files; the rest is listed."""
+    reserved = [*pack.submitted_files, *pack.declaration.locked.files]
+    root = submission_root(picked.values())
+    extras = collect_extras(raw, picked.values(), reserved, root)
+    for name, data in extras.helpers.items():
+        if name in submission.files:
+            continue
+        submission.files[name] = _decode(name, data, submission)
+        submission.helpers.append(name)
+    for name, path in picked.items():
+        if PurePosixPath(path).name != name and path in raw:
+            submission.aliases[name] = path
+    if submission.helpers and pack.declaration.submission.extra_files == "forbid":
+        listed = ", ".join(f"`{name}`" for name in submission.helpers)
+        submission.problems.append(_problem(
+            "extra-files", submission.helpers[0],
+            f"(and {listed}) are not part of the assignment, which allows only its own files",
+        ))
+    submission.ignored = [name for name in extras.ignored if not _is_noise(name)]
+
+
+def _is_noise(name: str) -> bool:
+    return PurePosixPath(name).suffix.lower() in {".pyc", ".pyo"} or name.endswith("~")
 
 
 def _read_files(source: Path, submission: Submission) -> dict[str, bytes]:
@@ -204,14 +239,15 @@ def _read_zip(path: Path, submission: Submission) -> dict[str, bytes]:
 
 
 def _pick(
-    name: str, raw: dict[str, bytes], submission: Submission, *, required: bool
-) -> bytes | None:
-    """The bytes of submitted file ``name``, searching sub-folders and near-miss names."""
+    name: str, raw: dict[str, bytes], submission: Submission, *, required: bool, pack: Pack
+) -> str | None:
+    """The path of submitted file ``name``, searching sub-folders and near-miss names; where
+    the handout names no file (``entry_program``), the student's program."""
     by_base: dict[str, list[str]] = {}
     for path in raw:
         by_base.setdefault(PurePosixPath(path).name, []).append(path)
     if name in by_base:
-        return raw[min(by_base[name], key=len)]
+        return min(by_base[name], key=len)
     candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
     if len(candidates) == 1:
         found = candidates[0]
@@ -222,7 +258,9 @@ def _pick(
                 f"was graded as `{name}`; the assignment asks for exactly that name",
             )
         )
-        return raw[found]
+        return found
+    if name == pack.declaration.submission.entry_program:
+        return _pick_program(name, raw, submission, pack)
     if not required:
         return None
     reason = f"is missing: hand in a file named exactly `{name}`"
@@ -230,6 +268,23 @@ def _pick(
         reason += f" (found several candidates: {', '.join(sorted(candidates))})"
     submission.problems.append(_problem("missing-file", name, reason))
     return None
+
+
+def _pick_program(
+    name: str, raw: dict[str, bytes], submission: Submission, pack: Pack
+) -> str | None:
+    chosen, rest = find_program(raw, pack.declaration.locked.files)
+    if chosen is None:
+        submission.problems.append(_problem(
+            "missing-file", name,
+            "is missing: no file of yours reads `sys.argv` (hand in the program that does)",
+        ))
+        return None
+    also = f"; other programs found: {', '.join(f'`{p}`' for p in rest)}" if rest else ""
+    submission.problems.append(_problem(
+        "program-file", chosen, f"was graded as the program (`{name}`){also}",
+    ))
+    return chosen
 
 
 def _near(found: str, wanted: str) -> bool:
@@ -268,13 +323,19 @@ def _submitted_at(raw: dict[str, bytes]) -> datetime | None:
         return None
 
 
-def _build_workspace(submission: Submission, pack: Pack) -> None:
+def _build_workspace(submission: Submission, pack: Pack, raw: dict[str, bytes]) -> None:
     workspace = submission.workspace
     if workspace.exists():
         shutil.rmtree(workspace)
     workspace.mkdir(parents=True)
     for name, text in submission.files.items():
-        (workspace / name).write_text(text, encoding="utf-8")
+        target = workspace / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    for name, path in submission.aliases.items():
+        original = workspace / PurePosixPath(path).name
+        if not original.exists():  # a program's own name stays importable beside its alias
+            original.write_text(submission.files[name], encoding="utf-8")
     for name in pack.declaration.locked.files:
         shutil.copyfile(pack.templates_dir / name, workspace / name)
 
@@ -283,7 +344,8 @@ def _digest(submission: Submission, pack: Pack) -> str:
     hasher = hashlib.sha256()
     for path in sorted(submission.workspace.rglob("*")):
         if path.is_file():
-            hasher.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+            name = path.relative_to(submission.workspace).as_posix()
+            hasher.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     hasher.update(json.dumps([p.to_dict() for p in submission.problems], sort_keys=True).encode())
     return hasher.hexdigest()
 

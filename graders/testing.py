@@ -34,6 +34,19 @@ class Mismatch(AssertionError):
         self.details = details
 
 
+def expect_no_kinds(kinds: dict[str, list[str]], *, what: str = "style", shown: int = 8) -> None:
+    """Fail when a checker reported messages: ``kinds`` maps each message kind (python_ta id,
+    pycodestyle code) to its places (``"file.py:12 text"``). A proportional criterion
+    (``per_kind``) deducts per distinct kind; the details list every place for the report."""
+    if not kinds:
+        return
+    lines = [f"  {kind}: {len(places)}x, e.g. {places[0]}" for kind, places in sorted(
+        kinds.items()) if places]
+    more = f"\n  ... and {len(lines) - shown} more kinds" if len(lines) > shown else ""
+    message = f"{what}: {len(kinds)} kind(s) of message:\n" + "\n".join(lines[:shown]) + more
+    raise Mismatch(message, {"kind": "kinds", "kinds": {k: list(v) for k, v in kinds.items()}})
+
+
 def normalise(text: str, mode: TextMode) -> list[str]:
     if mode == "tokens":
         return text.split()

@@ -31,6 +31,7 @@ class Violation:
     column: int | None = None
     source_line: str | None = None
     fix: str | None = None
+    kind: str = ""  # the checker's own message id (pep8: the pycodestyle code)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -70,6 +71,10 @@ class Rule(ABC):
     name: ClassVar[str]
     Options: ClassVar[type[BaseModel]] = NoOptions
     needs_tree: ClassVar[bool] = True
+    #: Judges the difference from the template: starter lines are what it compares against.
+    compares_template: ClassVar[bool] = False
+    #: Also applies to the student's own helper modules (when the pack names files).
+    checks_helpers: ClassVar[bool] = True
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options = self.Options.model_validate(dict(options or {}))
@@ -85,6 +90,7 @@ class Rule(ABC):
         node: ast.AST | None = None,
         *,
         line: int | None = None,
+        kind: str = "",
         **fields: Any,
     ) -> Violation:
         """Build a violation from the message ``key`` of this rule in ``messages.toml``."""
@@ -101,6 +107,7 @@ class Rule(ABC):
             column=column,
             source_line=ctx.line_text(line),
             fix=wording.get("fix"),
+            kind=kind,
         )
 
 

@@ -117,6 +117,8 @@ class ChangedLines(Rule):
     """Counts and places the lines a file changes relative to its template."""
 
     name = "changed-lines"
+    compares_template = True
+    checks_helpers = False
     Options = ChangedLinesOptions
     options: ChangedLinesOptions
 

@@ -57,6 +57,7 @@ class MainBlock(Rule):
     """Checks the last statement of the file."""
 
     name = "main-block"
+    checks_helpers = False
     Options = MainBlockOptions
     options: MainBlockOptions
 

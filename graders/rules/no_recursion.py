@@ -12,7 +12,9 @@ target (one per cycle) is a violation, reported at its ``def`` with the cycle.
 
 Targets are ``functions`` and, when ``interface_file`` is given, the functions that the module
 level dict ``interface_mapping`` of that (submitted) file names under ``interface_keys``; a
-student may call their strategy anything, so the rule finds it the way the game does.
+student may call their strategy anything, so the rule finds it the way the game does. The rule
+also reads the student's helper modules, so a strategy imported from one (``from tree import
+minimax``) is checked in the module that defines it.
 """
 
 from __future__ import annotations

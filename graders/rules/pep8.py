@@ -69,10 +69,15 @@ class Pep8(Rule):
         found = self.problems(ctx.source, ctx.file)
         limit = self.options.max_reports
         for line, column, code, text in found[:limit]:
-            yield self.violation(ctx, "problem", line=line, column=column + 1, code=code,
-                                 text=text)
+            yield self.violation(
+                ctx, "problem", line=line, column=column + 1, code=code, kind=code, text=text
+            )
         if len(found) > limit:
-            yield self.violation(ctx, "more", line=found[limit][0], count=len(found) - limit)
+            shown = {code for _, _, code, _ in found[:limit]}
+            rest = sorted({code for _, _, code, _ in found[limit:]} - shown)
+            yield self.violation(
+                ctx, "more", line=found[limit][0], count=len(found) - limit, kind=",".join(rest)
+            )
 
     def problems(self, source: str, file: str) -> list[tuple[int, int, str, str]]:
         """Every (line, 0-based column, code, text) pycodestyle reports on ``source``."""

@@ -139,6 +139,8 @@ class TemplateComments(Rule):
     """Compares each template function's comment block with the file's."""
 
     name = "template-comments"
+    compares_template = True
+    checks_helpers = False
     Options = CommentsOptions
     options: CommentsOptions
 

@@ -41,6 +41,8 @@ class TemplateFunctions(Rule):
     """Compares the file's function definitions with its template's."""
 
     name = "template-functions"
+    compares_template = True
+    checks_helpers = False
     Options = FunctionsOptions
     options: FunctionsOptions
 

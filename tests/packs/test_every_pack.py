@@ -41,6 +41,22 @@ def test_samples_are_graded_without_grader_error(graded_samples, pack_id):
 
 
 @pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_every_criterion_and_rule_cites_its_handout(pack_id):
+    declaration = PACKS[pack_id].declaration
+    uncited = [f"criterion {c.id}" for c in declaration.criteria if not c.handout.strip()]
+    uncited += [f"rule {r.name}" for r in declaration.rules if not r.handout.strip()]
+    assert uncited == [], "add `handout = \"<the sentence it enforces>\"` to each"
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_doing_nothing_earns_at_most_a_tenth(sample_results, pack_id):
+    """No vacuous credit: game functions that return constants or their input unchanged."""
+    assert "do_nothing" in EXPECTED[pack_id], "every pack needs a `do_nothing` sample"
+    result = sample_results(pack_id)["do_nothing"]
+    assert result.total <= PACKS[pack_id].declaration.max_points / 10
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
 def test_reference_solution_scores_full_marks(pack_id):
     pack = PACKS[pack_id]
     [result] = grade_batch(BatchRequest(pack=pack, sources=[pack.reference_dir])).results

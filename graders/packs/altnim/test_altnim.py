@@ -84,7 +84,12 @@ def test_apply_matches_reference(student, reference, num, odd, state, pick):
 
 
 def test_apply_leaves_input_unchanged(student):
+    """Earned only where applyRemoval also does its job: returning the input untouched is
+    not a new state (no credit for doing nothing)."""
     got = expect_keys(student.call("apply", 10, True, 0, -3), APPLIED, what="applyRemoval")
+    expect_equal(got["state"], [7, True, 1],
+                 what="applyRemoval(State(10, True, 0), -3) as [matchsticks, startOdd, "
+                 "actionState]")
     assert got["input_unchanged"], (
         "applyRemoval changed the state it was given; it must return a NEW State instead"
     )

@@ -1,0 +1,71 @@
+"""Starter code is not student code: which lines of a submitted file the course gave them.
+
+A line is starter text when its stripped text is a line of the bundled template of that file
+(``[submission] templates``) or of the course's original starter as the pack declares it
+(``[submission] starter_text``), or when it lies inside a block the pack declares starter-owned
+(``[submission] starter_owned``: a top-level def or class by name, or ``__main__`` for the
+``if __name__ == "__main__":`` block). Rules and style never charge the student for such a line.
+
+Lines shorter than :data:`MIN_CHARS` (``pass``, ``else:``, a lone docstring quote) match too
+much to say whose they are, so they are never taken for starter text on their own.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from functools import lru_cache
+
+from graders.packs import Pack
+from graders.rules.main_block import is_main_guard
+
+MIN_CHARS = 8
+MAIN = "__main__"
+
+
+def starter_lines(pack: Pack, file: str) -> frozenset[str]:
+    """The stripped lines of the starter versions of ``file`` (empty for a helper module)."""
+    spec = pack.declaration.submission
+    texts = list(spec.starter_text.get(file, []))
+    template = spec.templates.get(file)
+    if template is not None:
+        texts += pack.template_text(template).splitlines()
+    return _meaningful(texts)
+
+
+def owned_lines(pack: Pack, file: str, source: str) -> frozenset[int]:
+    """Line numbers of ``source`` inside the blocks the pack declares starter-owned."""
+    names = tuple(sorted(pack.declaration.submission.starter_owned.get(file, [])))
+    return _owned(names, source) if names else frozenset()
+
+
+def is_starter_line(pack: Pack, file: str, source: str, line: int | None) -> bool:
+    """Whether line ``line`` (1-based) of ``source`` is starter text of ``file``."""
+    if line is None:
+        return False
+    if line in owned_lines(pack, file, source):
+        return True
+    lines = source.splitlines()
+    if not 0 < line <= len(lines):
+        return False
+    text = lines[line - 1].strip()
+    return len(text) >= MIN_CHARS and text in starter_lines(pack, file)
+
+
+def _meaningful(lines: Iterable[str]) -> frozenset[str]:
+    return frozenset(s for s in (line.strip() for line in lines) if len(s) >= MIN_CHARS)
+
+
+@lru_cache(maxsize=256)
+def _owned(names: tuple[str, ...], source: str) -> frozenset[int]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    found: set[int] = set()
+    for node in tree.body:
+        name = getattr(node, "name", None)
+        if name in names or (MAIN in names and is_main_guard(node)):
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+            found.update(range(first, (node.end_lineno or node.lineno) + 1))
+    return frozenset(found)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
+from graders.errors import GraderError
 from graders.extras import collect_extras, find_program, submission_root
 from graders.packs import Pack
 from graders.rules.base import Violation
@@ -49,11 +50,25 @@ class Submission:
         return slugify(self.id)
 
 
+PLAIN_SLUG = re.compile(r"[a-z0-9][a-z0-9._-]{0,79}")
+HASHED_TAIL = re.compile(r"-[0-9a-f]{10}$")
+
+
 def slugify(name: str) -> str:
-    """A file-system-safe, stable name for a student id (spaces, unicode, leading dashes)."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._-")
-    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:6]
-    return f"{slug[:60] or 'submission'}-{digest}" if slug != name else slug
+    """A file-system-safe, stable name for a student id, injective over ids.
+
+    A plain id (lowercase ASCII letters, digits, ``._-``; at most 80 characters) is its own
+    slug. Every other id (capitals, spaces, accents, look-alike letters, a leading dash, a very
+    long name, or a plain name that ends like a hashed slug) becomes its cleaned, lowercased
+    first 60 characters plus ``-`` and 10 hex digits of its SHA-256. So two different ids never
+    share a slug, even on a case-insensitive disk: plain slugs are lowercase and never end like
+    a hashed one, and hashed ones differ by their digest.
+    """
+    if PLAIN_SLUG.fullmatch(name) and not HASHED_TAIL.search(name):
+        return name
+    cleaned = re.sub(r"[^a-z0-9._-]+", "_", name.lower()).strip("._-")[:60].rstrip("._-")
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:10]
+    return f"{cleaned or 'submission'}-{digest}"
 
 
 def clean_text(text: str) -> str:
@@ -102,8 +117,25 @@ def detect_assignment(paths: list[Path], packs: dict[str, Pack]) -> str | None:
 
 
 def student_id(source: Path) -> str:
-    """The id a submission is graded and reported under: its folder name, or its zip's stem."""
-    return clean_text(source.stem if source.suffix.lower() == ".zip" else source.name)
+    """The id a submission is graded and reported under: its folder name, or its zip's stem.
+
+    A zip whose stem is also a folder (or another zip) beside it keeps its full name
+    (``alice.zip`` beside ``alice/``): two hand-ins are two students, never silently merged.
+    """
+    if source.suffix.lower() != ".zip":
+        return clean_text(source.name)
+    twins = [
+        entry for entry in _siblings(source)
+        if entry != source and (entry.name == source.stem or entry.stem == source.stem)
+    ]
+    return clean_text(source.name if twins else source.stem)
+
+
+def _siblings(source: Path) -> list[Path]:
+    try:
+        return list(source.parent.iterdir())
+    except OSError:
+        return []
 
 
 def prepare(source: Path, pack: Pack, work_root: Path) -> Submission:
@@ -325,9 +357,11 @@ def _submitted_at(raw: dict[str, bytes]) -> datetime | None:
 
 def _build_workspace(submission: Submission, pack: Pack, raw: dict[str, bytes]) -> None:
     workspace = submission.workspace
-    if workspace.exists():
-        shutil.rmtree(workspace)
-    workspace.mkdir(parents=True)
+    try:  # exclusive: a workspace is never shared with, or taken over from, another student
+        workspace.mkdir(parents=True)
+    except FileExistsError:
+        raise GraderError(f"workspace {workspace} already exists (two submissions, one "
+                          "workspace): refusing to mix their files") from None
     for name, text in submission.files.items():
         target = workspace / name
         target.parent.mkdir(parents=True, exist_ok=True)

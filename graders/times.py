@@ -1,0 +1,60 @@
+"""Submission times come from the instructor, never from the student's files.
+
+``grade --times FILE`` reads a CSV with a header ``student,submitted_at``: the student's id as
+grading shows it (the folder name, or the zip's stem) and an ISO 8601 time WITH a timezone
+(``2015-03-05T23:10:00-05:00`` or ``...Z``). LMS exports that carry times give them through
+their intake layout instead. A bad file is the instructor's error, named at start-up with its
+line, before anyone is graded: a time without a timezone cannot be compared with a due date.
+"""
+
+from __future__ import annotations
+
+import csv
+from datetime import datetime
+from pathlib import Path
+
+from graders.errors import GraderError
+
+COLUMNS = ("student", "submitted_at")
+
+
+def load_times(path: Path) -> dict[str, datetime]:
+    """Each student's submission time from ``path``; GraderError names the line at fault."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GraderError(f"--times {path}: cannot be read ({exc})") from None
+    rows = csv.reader(text.splitlines())
+    header = [cell.strip().lower() for cell in next(rows, [])]
+    if tuple(header[:2]) != COLUMNS:
+        raise GraderError(
+            f"--times {path}, line 1: the header must be `student,submitted_at` (got "
+            f"`{','.join(header)}`)"
+        )
+    times: dict[str, datetime] = {}
+    for number, row in enumerate(rows, start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        times.update([_parse_row(path, number, row, times)])
+    return times
+
+
+def _parse_row(
+    path: Path, number: int, row: list[str], seen: dict[str, datetime]
+) -> tuple[str, datetime]:
+    where = f"--times {path}, line {number}"
+    if len(row) < 2 or not row[0].strip():
+        raise GraderError(f"{where}: expected `student,submitted_at`, got `{','.join(row)}`")
+    student, text = row[0].strip(), row[1].strip()
+    if student in seen:
+        raise GraderError(f"{where}: {student!r} has a time already")
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise GraderError(f"{where}: {text!r} is not an ISO 8601 time") from None
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise GraderError(
+            f"{where}: {text!r} has no timezone; write it with an offset, e.g. "
+            f"{text}-05:00 or {text}Z"
+        )
+    return student, when

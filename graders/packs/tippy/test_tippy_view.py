@@ -29,14 +29,24 @@ def check_game(got, what: str) -> list[str]:
     return lines
 
 
-def test_game_view_offers_tippy_and_minimax(student):
+def offers_tippy_and_minimax(student) -> None:
+    """Fail unless answering t, then m plays the student's tippy against StrategyMinimax.
+
+    Every game_view case needs it: keeping subtract square, or changing few lines, is no
+    credit for a file that does not hook the new game up.
+    """
     got = student.call("run_game_view", ["t", "m", ""])
     check_game(got, "answering t (tippy), then m (minimax)")
     assert got["tippy_moves"] > 0, "answering t did not start a game of your TippyGameState"
     assert got["minimax_calls"] > 0, "answering m did not make the computer use StrategyMinimax"
 
 
+def test_game_view_offers_tippy_and_minimax(student):
+    offers_tippy_and_minimax(student)
+
+
 def test_game_view_still_offers_subtract_square_and_random(student):
+    offers_tippy_and_minimax(student)
     got = student.call("run_game_view", ["s", "r", ""])
     lines = check_game(got, "answering s (subtract square), then r (random)")
     assert any("Current total" in line for line in lines), "answering s no longer starts " \
@@ -45,9 +55,10 @@ def test_game_view_still_offers_subtract_square_and_random(student):
 
 
 @pytest.mark.public
-def test_game_view_changes_fewer_than_a_dozen_code_lines(submission, public_file):
+def test_game_view_changes_fewer_than_a_dozen_code_lines(student, submission, public_file):
     source = submission.files.get("game_view.py")
     assert source is not None, "game_view.py was not handed in"
+    offers_tippy_and_minimax(student)
     starter = public_file("game_view.py")
     try:
         found = view_lines.changes(starter, source)

@@ -1,0 +1,111 @@
+"""Similarity between students' submissions, for a TA to look at (never a mark).
+
+Built on copydetect (winnowed fingerprints of each program's token stream, names and literals
+normalised by its filter), the method MOSS made common. Each student's Python files are
+joined, in name order, into one document, so code moved between functions or files still
+matches. Every fingerprint of the starter files is boilerplate: code the course gave everyone
+never counts as shared.
+
+copydetect hashes k-grams with Python's ``hash()``, so which fingerprints a window keeps can
+vary from one process to the next (unless ``PYTHONHASHSEED`` is set): figures may move by a few
+per cent between runs, never a near-copy's place at the top.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from copydetect import CodeFingerprint, compare_files
+
+NOISE_TOKENS = 25  # matches shorter than this are never reported (copydetect's noise_t)
+GUARANTEE_TOKENS = 30  # matches this long are always found (copydetect's guarantee_t)
+DOCUMENT = "submission.py"  # the name tells copydetect's filter the language
+
+
+@dataclass(frozen=True)
+class Match:
+    """Where two documents share code: character ranges in each one's text."""
+
+    text: str
+    spans: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class SimilarPair:
+    """Two students whose code overlaps; ``similarity`` is the larger of the two shares of
+    each one's tokens found in the other (0..1)."""
+
+    first: str
+    second: str
+    similarity: float
+    shared_tokens: int
+    first_match: Match
+    second_match: Match
+
+
+def joined_document(files: Mapping[str, str]) -> str:
+    """One student's Python files as one text, each under a comment naming it."""
+    return "".join(
+        f"# ---- {name}\n{text.rstrip()}\n\n"
+        for name, text in sorted(files.items())
+        if name.endswith(".py")
+    )
+
+
+def similar_pairs(
+    submissions: Mapping[str, Mapping[str, str]],
+    starter: Mapping[str, str],
+    *,
+    threshold: float = 0.5,
+) -> list[SimilarPair]:
+    """Every pair of students at or above ``threshold``, most similar first."""
+    starter_prints = _fingerprint(joined_document(starter), np.array([], dtype=np.int64))
+    boilerplate = np.array(sorted(starter_prints.hashes), dtype=np.int64)
+    prints = {
+        student: _fingerprint(joined_document(files), boilerplate)
+        for student, files in sorted(submissions.items())
+    }
+    pairs = []
+    for first, second in itertools.combinations(prints, 2):
+        pair = _compare(first, second, prints[first], prints[second])
+        if pair is not None and pair.similarity >= threshold:
+            pairs.append(pair)
+    pairs.sort(key=lambda pair: (-pair.similarity, pair.first, pair.second))
+    return pairs
+
+
+def _fingerprint(text: str, boilerplate: np.ndarray) -> CodeFingerprint:
+    return CodeFingerprint(
+        DOCUMENT,
+        NOISE_TOKENS,
+        GUARANTEE_TOKENS - NOISE_TOKENS + 1,
+        boilerplate=boilerplate,
+        fp=io.StringIO(text),
+    )
+
+
+def _compare(
+    first: str, second: str, one: CodeFingerprint, two: CodeFingerprint
+) -> SimilarPair | None:
+    if not len(one.hashes) or not len(two.hashes):
+        return None
+    overlap, (share_one, share_two), (slices_one, slices_two) = compare_files(one, two)
+    if not overlap:
+        return None
+    return SimilarPair(
+        first=first,
+        second=second,
+        similarity=round(float(max(share_one, share_two)), 3),
+        shared_tokens=int(overlap),
+        first_match=Match(one.raw_code, _spans(slices_one)),
+        second_match=Match(two.raw_code, _spans(slices_two)),
+    )
+
+
+def _spans(slices: np.ndarray) -> tuple[tuple[int, int], ...]:
+    starts, ends = slices[0], slices[1]
+    return tuple((int(start), int(end)) for start, end in zip(starts, ends, strict=True))

@@ -1,37 +1,42 @@
 """Grade a batch of submissions of one assignment: the engine's main job.
 
-Prepare every submission, run the rule checks, run the pack's grader tests for all of them in
-ONE pytest session, mark, and write each student's JSON and HTML as soon as they are done
-(atomically), so a run stopped midway loses nothing and the next run grades only the rest.
+The parent (:func:`grade_batch`) prepares every submission once, reuses each stored result whose
+:func:`grading_key` is unchanged, hands the rest out in shares to :func:`grade_share` (in this
+process, or in a pool of worker processes: see :mod:`graders.parallel`), and writes every report
+itself as the results come back. A student is finished only once their result is written; a
+share that never comes back leaves its students as grader errors, never missing and never zero.
+
+:func:`grade_share` grades a few submissions in ONE pytest session. Each stage for each student
+(preparing, rule checks, the tests, marking) runs inside a guard that always yields a result for
+that student: the student's own pathological input is the student's failure, anything else a
+grader error for that student alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import shutil
 import tempfile
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
-import pytest
-
 from graders import PACKAGE_DIR
-from graders.checks import run_rules
 from graders.errors import GraderError
-from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
 from graders.packs import PACKS_DIR, Pack
-from graders.parallel import grade_in_jobs
-from graders.plugin import GradingPlugin, GradingState
+from graders.parallel import GradeOptions, broken, grading_key, run_shares, shares_of
 from graders.report import ReportWriter
-from graders.results import SubmissionResult, TestOutcome, ViolationRecord
-from graders.sandbox import Isolation, Sandbox
+from graders.results import SubmissionResult
+from graders.sandbox import Isolation
+from graders.sandbox.isolation import detect_isolation
 from graders.submissions import Submission, prepare, student_id
 from graders.tools import unready_tools
 
 Progress = Callable[[SubmissionResult], None]
+SETUP_COMMAND = "sudo apt-get install -y bubblewrap"
 
 
 @dataclass
@@ -43,13 +48,11 @@ class BatchRequest:
     out_dir: Path | None = None
     public_only: bool = False
     fresh: bool = False
-    require_sandbox: bool = False
     due: datetime | None = None
-    isolation: Isolation | None = None
+    isolation: Isolation | None = None  # RLIMITS here is the only way to grade without bwrap
     progress: Progress | None = None
     jobs: int = 1
     write_index: bool = True
-    pack_digest: str | None = None  # given by a parent run to its jobs, so all agree on it
 
 
 @dataclass
@@ -65,188 +68,131 @@ class BatchOutcome:
 
 
 def grade_batch(request: BatchRequest) -> BatchOutcome:
-    """Grade ``request.sources``; never raises for a student's problem.
+    """Grade ``request.sources``; never raises for one student's problem.
 
-    Refuses to start (GraderError) when a tool the pack needs is not ready: marks made without
-    it would be wrong for everyone. The student pre-check goes on, and the tests that need the
-    tool say what to install.
+    Refuses to start (GraderError) when a tool the pack needs is not ready, or when bubblewrap
+    is not usable and the resource-limits fallback was not asked for (``isolation=RLIMITS``):
+    marks made that way would be wrong, or made without the sandbox, for everyone. The student
+    pre-check (``public_only``) goes on in both cases and says so.
     """
-    unready = unready_tools(request.pack)
+    pack = request.pack
+    unready = unready_tools(pack)
     if unready and not request.public_only:
         raise GraderError("; ".join(unready))
-    sandbox = Sandbox(request.isolation)
-    if request.require_sandbox and sandbox.isolation is Isolation.RLIMITS:
-        sandbox.close()
+    isolation = request.isolation or detect_isolation()
+    if isolation is Isolation.RLIMITS and request.isolation is None and not request.public_only:
         raise GraderError(
-            "bubblewrap is not usable on this machine and --require-sandbox was "
-            "given: refusing to grade with resource limits only"
+            "bubblewrap is not usable on this machine: refusing to grade with resource limits "
+            f"only. Install it with `{SETUP_COMMAND}`, or pass `--isolation rlimits` to grade "
+            "without the sandbox (student code can then read what its uid can read)."
         )
+    options = GradeOptions(
+        public_only=request.public_only,
+        due=request.due,
+        isolation=isolation,
+        pack_digest=digest_pack(pack, hidden=not request.public_only),
+        root=pack.root,
+    )
+    writer = ReportWriter(request.out_dir, pack) if request.out_dir else None
     work_root = Path(tempfile.mkdtemp(prefix="grade-work-"))
     work_root.chmod(0o755)
-    writer = ReportWriter(request.out_dir, request.pack) if request.out_dir else None
     try:
-        return _run(request, sandbox, work_root, writer)
+        outcome = _grade(request, options, writer, work_root)
     finally:
-        sandbox.close()
         shutil.rmtree(work_root, ignore_errors=True)
-
-
-def _run(
-    request: BatchRequest, sandbox: Sandbox, work_root: Path, writer: ReportWriter | None
-) -> BatchOutcome:
-    pack = request.pack
-    pack_digest = request.pack_digest or digest_pack(pack, hidden=not request.public_only)
-    request.pack_digest = pack_digest
-    outcome = BatchOutcome(results=[], isolation=sandbox.isolation)
-    pending: list[Submission] = []
-    violations: dict[str, list[ViolationRecord]] = {}
-    for source in request.sources:
-        try:
-            submission = prepare(source, pack, work_root)
-            submission.digest = _hash(submission.digest + pack_digest + request.public_only * "p")
-        except Exception:  # noqa: BLE001 - a grader bug must not stop the batch
-            outcome.results.append(_broken(pack, source, sandbox, traceback.format_exc()))
-            continue
-        cached = writer.cached(submission) if writer and not request.fresh else None
-        if cached is not None:
-            outcome.results.append(cached)
-            outcome.reused += 1
-            continue
-        violations[submission.id] = run_rules(pack, submission)
-        pending.append(submission)
-
-    def done(submission: Submission, tests: list[TestOutcome]) -> None:
-        result = _result(request, sandbox, submission, tests, violations[submission.id])
-        outcome.results.append(result)
-        try:
-            if writer:
-                writer.write_student(result)
-        except Exception as exc:  # noqa: BLE001 - one unwritable report must not stop the batch
-            result.status = "grader-error"
-            result.grader_errors.append(f"could not write this report: {exc!r}")
-            outcome.grader_errors.append(f"could not write the report of {result.student}: {exc!r}")
-        if request.progress:
-            request.progress(result)
-
-    if pending and writer and request.jobs > 1 and len(pending) > 1:
-        def collected(result: SubmissionResult) -> None:
-            outcome.results.append(result)
-            if request.progress:
-                request.progress(result)
-
-        lost, why = grade_in_jobs(request, pending, writer, collected)
-        for submission in lost:
-            done(submission, [_session_error(f"its grading job ended without a result. {why}")])
-    elif pending:
-        reference = (
-            None
-            if request.public_only
-            else pack.build_reference_workspace(work_root / "__reference__")
-        )
-        state = GradingState(pack, sandbox, pending, request.public_only, reference, done)
-        code = pytest.ExitCode(pytest.main(_pytest_args(pack), plugins=[GradingPlugin(state)]))
-        outcome.grader_errors += state.problems
-        if code not in (
-            pytest.ExitCode.OK,
-            pytest.ExitCode.TESTS_FAILED,
-            pytest.ExitCode.NO_TESTS_COLLECTED,
-        ):
-            outcome.grader_errors.append(
-                f"the grading session for {pack.id} ended with pytest "
-                f"exit code {int(code)} ({code.name})"
-            )
-        for submission in pending:
-            if submission.id not in state.finished:
-                state.finished.add(submission.id)
-                done(submission, [_session_error(f"the tests did not run (pytest {code.name})")])
     outcome.results.sort(key=lambda r: r.student.lower())
     if writer and request.write_index:
-        writer.write_index(outcome.results, sandbox.isolation)
+        writer.write_index(outcome.results, isolation)
     return outcome
 
 
-def _session_error(why: str) -> TestOutcome:
-    return TestOutcome(name="grading session", case="", outcome="error", public=False,
-                       message=f"grader error: {why}")
+def _grade(
+    request: BatchRequest, options: GradeOptions, writer: ReportWriter | None, work_root: Path
+) -> BatchOutcome:
+    assert options.isolation is not None
+    outcome = BatchOutcome(results=[], isolation=options.isolation)
+
+    def emit(result: SubmissionResult, *, write: bool = True) -> None:
+        if writer and write:
+            try:
+                writer.write_student(result)
+            except Exception as exc:  # noqa: BLE001 - one unwritable report must not stop us
+                result.status = "grader-error"
+                result.grader_errors.append(f"could not write this report: {exc!r}")
+                outcome.grader_errors.append(
+                    f"could not write the report of {result.student}: {exc!r}"
+                )
+        outcome.results.append(result)
+        if request.progress:
+            request.progress(result)
+
+    pending: list[Submission] = []
+    for submission in _prepared(request, options, work_root, emit):
+        key = grading_key(request.pack, submission, options)
+        cached = writer.cached(submission.id, key) if writer and not request.fresh else None
+        if cached is not None:
+            outcome.reused += 1
+            emit(cached, write=False)
+            continue
+        pending.append(submission)
+    routes = run_shares(request.pack.id, shares_of(pending, request.jobs), options, request.jobs)
+    with contextlib.closing(routes):
+        for share, results in routes:
+            returned = {r.student: r for r in results} if isinstance(results, list) else {}
+            for submission in share:
+                result = returned.get(submission.id)
+                if result is None:
+                    why = f"its grading worker ended without a result ({_describe(results)})"
+                    result = broken(request.pack, submission.id, options, why)
+                emit(result)
+    return outcome
 
 
-def _pytest_args(pack: Pack) -> list[str]:
-    if not pack.test_files:
-        raise GraderError(f"pack {pack.id!r} has no grader tests (test_*.py) in {pack.dir}")
-    return [
-        *map(str, pack.test_files),
-        "-c",
-        str(PACKS_DIR / "pytest.ini"),
-        "--rootdir",
-        str(pack.dir),
-        "-p",
-        "no:terminal",
-    ]
-
-
-def _result(
+def _prepared(
     request: BatchRequest,
-    sandbox: Sandbox,
-    submission: Submission,
-    tests: list[TestOutcome],
-    violations: list[ViolationRecord],
-) -> SubmissionResult:
-    pack = request.pack
-    marks, problems = mark_criteria(pack, tests, violations, public_only=request.public_only)
-    deductions = deductions_for(violations)
-    late = late_deduction(pack, submission.submitted_at, request.due, total_of(marks, deductions))
-    if late:
-        deductions.append(late)
-    errors = problems + [f"{t.name} [{t.case}]: {t.message}" for t in tests if t.outcome == "error"]
-    return SubmissionResult(
-        student=submission.id,
-        assignment=pack.id,
-        assignment_title=pack.title,
-        status="grader-error" if errors else "graded",
-        isolation=sandbox.isolation.value,
-        total=total_of(marks, deductions),
-        max_total=pack.declaration.max_points,
-        criteria=marks,
-        deductions=deductions,
-        tests=tests,
-        violations=violations,
-        files=dict(submission.files),
-        grader_errors=errors,
-        digest=submission.digest,
-        graded_at=datetime.now(UTC).isoformat(timespec="seconds"),
-        seconds=round(sum(t.seconds for t in tests), 2),
-        mode="check" if request.public_only else "full",
-    )
+    options: GradeOptions,
+    work_root: Path,
+    emit: Callable[..., None],
+) -> list[Submission]:
+    """Each source prepared once, ids made unique (``bob/`` and ``bob.zip`` are two rows)."""
+    prepared: list[Submission] = []
+    seen: set[str] = set()
+    for index, source in enumerate(request.sources):
+        try:
+            submission = prepare(source, request.pack, work_root / str(index))
+        except Exception:  # noqa: BLE001 - a grader bug must not stop the batch
+            why = f"could not prepare this submission (grader bug):\n{traceback.format_exc()}"
+            emit(broken(request.pack, _unique(student_id(source), source, seen), options, why))
+            continue
+        submission.id = _unique(submission.id, source, seen)
+        prepared.append(submission)
+    return prepared
 
 
-def _broken(pack: Pack, source: Path, sandbox: Sandbox, trace: str) -> SubmissionResult:
-    return SubmissionResult(
-        student=student_id(source),
-        assignment=pack.id,
-        assignment_title=pack.title,
-        status="grader-error",
-        isolation=sandbox.isolation.value,
-        max_total=pack.declaration.max_points,
-        grader_errors=[f"could not prepare this submission (grader bug):\n{trace[-3000:]}"],
-        graded_at=datetime.now(UTC).isoformat(timespec="seconds"),
-    )
+def _unique(name: str, source: Path, seen: set[str]) -> str:
+    candidates = [name, source.name] + [f"{name} ({n})" for n in range(2, 10_000)]
+    chosen = next(c for c in candidates if c.lower() not in seen)
+    seen.add(chosen.lower())
+    return chosen
+
+
+def _describe(results: object) -> str:
+    if isinstance(results, BaseException):
+        return "".join(traceback.format_exception_only(results)).strip()[-1500:]
+    return "the worker returned no result for this student"
 
 
 def digest_pack(pack: Pack, *, hidden: bool = True) -> str:
-    """Changes when anything that could change a mark changes (tests, data, engine).
-
-    ``hidden=False`` (the student pre-check) never touches reference code or golden files."""
+    """Changes when anything that could change a mark changes (tests, data, hidden inputs,
+    engine). ``hidden=False`` (the student pre-check) never touches reference code, golden
+    files or hidden inputs."""
     hasher = hashlib.sha256()
     engine = [p for p in PACKAGE_DIR.rglob("*") if PACKS_DIR not in p.parents]
     trees = [pack.dir, pack.templates_dir]
     if hidden:
-        trees += [pack.golden_dir, pack.reference_dir]
+        trees += [pack.golden_dir, pack.reference_dir, pack.fixtures_dir / "inputs"]
     files = engine + [p for tree in trees if tree.is_dir() for p in tree.rglob("*")]
     for path in sorted(files):
         if path.is_file() and "__pycache__" not in path.parts:
             hasher.update(str(path).encode() + b"\0" + path.read_bytes())
     return hasher.hexdigest()
-
-
-def _hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()

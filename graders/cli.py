@@ -11,7 +11,8 @@ import click
 from click_default_group import DefaultGroup
 
 from graders import console
-from graders.batch import BatchRequest, grade_batch
+from graders.batch import SETUP_COMMAND, BatchRequest, grade_batch
+from graders.checks import title_of
 from graders.declaration import describe_keys
 from graders.errors import GraderError
 from graders.golden import stale_golden, write_golden
@@ -19,10 +20,11 @@ from graders.packs import Pack, discover_packs, get_pack, project_root
 from graders.rules import registry
 from graders.rules.base import messages_for
 from graders.sandbox import Isolation
+from graders.sandbox.isolation import detect_isolation
 from graders.submissions import detect_assignment, find_submissions
 from graders.tools import setup_tools
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 @click.group(cls=DefaultGroup, default="run", default_if_no_args=False)
@@ -30,12 +32,25 @@ def cli() -> None:
     """Grade game-search assignments: `grade SUBMISSIONS/` marks a class."""
 
 
+MAX_JOBS = 64
+
+
+def default_jobs() -> int:
+    """The number of CPUs, clamped to what ``--jobs`` accepts (a 128-CPU machine gets 64)."""
+    return max(1, min(MAX_JOBS, os.cpu_count() or 1))
+
+
 @cli.command("run")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--assignment", "-a", help="Assignment id; detected from the files if omitted.")
 @click.option("--out", type=click.Path(path_type=Path), help="Report folder [reports/<id>].")
 @click.option("--fresh", is_flag=True, help="Regrade everything, even unchanged submissions.")
-@click.option("--require-sandbox", is_flag=True, help="Refuse to grade without bubblewrap.")
+@click.option(
+    "--require-sandbox",
+    is_flag=True,
+    hidden=True,
+    help="Accepted for old scripts: grading always refuses to run without bubblewrap now.",
+)
 @click.option(
     "--due",
     type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%d %H:%M%z"]),
@@ -44,23 +59,15 @@ def cli() -> None:
 @click.option(
     "--isolation",
     type=click.Choice([i.value for i in Isolation]),
-    help="Force an isolation level (default: the strongest available).",
+    help="Force an isolation level; `rlimits` is the only way to grade without bubblewrap.",
 )
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(1, 64),
-    default=os.cpu_count() or 1,
-    show_default="the number of CPUs",
+    type=click.IntRange(1, MAX_JOBS),
+    default=None,
+    show_default=f"the number of CPUs, at most {MAX_JOBS}",
     help="Grading processes to run at once.",
-)
-@click.option("--no-index", is_flag=True, hidden=True, help="Used by --jobs: no class index.")
-@click.option("--pack-digest", hidden=True, help="Used by --jobs: the parent's input digest.")
-@click.option(
-    "--as-submissions",
-    is_flag=True,
-    hidden=True,
-    help="Used by --jobs: each PATH is exactly one submission.",
 )
 def run_command(
     paths: tuple[Path, ...],
@@ -70,14 +77,12 @@ def run_command(
     require_sandbox: bool,
     due: datetime | None,
     isolation: str | None,
-    jobs: int,
-    no_index: bool,
-    pack_digest: str | None,
-    as_submissions: bool,
+    jobs: int | None,
 ) -> None:
     """Grade every submission (a folder or .zip per student) under PATHS."""
+    del require_sandbox  # the default now: see --isolation
     code = EXIT_OK
-    for pack, sources in _batches(paths, assignment, as_submissions):
+    for pack, sources in _batches(paths, assignment):
         target = out or project_root() / "reports" / pack.id
         console.console.print(f"Grading {len(sources)} submission(s) of [bold]{pack.title}[/]")
         with console.progress_bar(len(sources), pack.id) as advance:
@@ -87,13 +92,10 @@ def run_command(
                     sources=sources,
                     out_dir=target,
                     fresh=fresh,
-                    require_sandbox=require_sandbox,
                     due=due,
                     progress=advance,
                     isolation=Isolation(isolation) if isolation else None,
-                    jobs=jobs,
-                    write_index=not no_index,
-                    pack_digest=pack_digest,
+                    jobs=jobs or default_jobs(),
                 )
             )
         console.isolation_line(outcome.isolation)
@@ -114,6 +116,11 @@ def check_command(path: Path, assignment: str | None) -> None:
     """Student pre-check: rule checks and public tests on the files in PATH."""
     pack = _pack_for([path], assignment)
     outcome = grade_batch(BatchRequest(pack=pack, sources=[path], public_only=True))
+    if outcome.isolation is Isolation.RLIMITS:
+        console.console.print(
+            "[yellow]Note:[/] bubblewrap is not installed here, so this pre-check runs your code "
+            "with resource limits only; the instructor's grading uses the sandbox."
+        )
     result = outcome.results[0]
     console.precheck_report(result)
     if not outcome.ok:
@@ -154,6 +161,16 @@ def setup_command(assignments: tuple[str, ...], force: bool) -> None:
     for tool, done in setup_tools(packs, force):
         pins = ", ".join(tool.spec.requirements)
         console.out.print(f"{tool.name} ({pins}): {done} in {tool.home}", markup=False)
+    level = detect_isolation()
+    if level is Isolation.RLIMITS and not os.environ.get("GRADER_ISOLATION"):
+        console.console.print(
+            "[red]grade setup: bubblewrap is not usable here, and `grade` refuses to grade "
+            f"without it.[/] Install it with: {SETUP_COMMAND}  (in a container, user "
+            "namespaces must be allowed too); or grade with `--isolation rlimits`.",
+            markup=True,
+        )
+        sys.exit(EXIT_USAGE)
+    console.out.print(f"sandbox: {level.value} ({level.describe})", markup=False)
 
 
 @cli.command("rules")
@@ -164,10 +181,36 @@ def rules_command() -> None:
 
 
 @cli.command("explain")
-def explain_command() -> None:
-    """Document every key of assignment.toml."""
-    for line in describe_keys():
+@click.argument("assignment", required=False)
+def explain_command(assignment: str | None) -> None:
+    """Document every key of assignment.toml, or, with an ASSIGNMENT id, list its criteria
+    and rules with the handout sentence each one enforces."""
+    lines = describe_pack(get_pack(assignment)) if assignment else describe_keys()
+    for line in lines:
         console.out.print(line, markup=False)
+
+
+def describe_pack(pack: Pack) -> list[str]:
+    """The pack's criteria (id, points, title) and rules (name, deduction), each with the
+    handout sentence it enforces."""
+    declaration = pack.declaration
+    lines = [f"{pack.id}: {pack.title} ({declaration.max_points:g} points)", "criteria:"]
+    for criterion in declaration.criteria:
+        lines += [
+            f"  {criterion.id} ({criterion.points:g} points): {criterion.title}",
+            f"      handout: {_handout(criterion)}",
+        ]
+    lines.append("rules:")
+    for rule in declaration.rules:
+        lines += [
+            f"  {rule.name} (-{rule.deduction:g} points): {title_of(rule.name)}",
+            f"      handout: {_handout(rule)}",
+        ]
+    return lines
+
+
+def _handout(spec: object) -> str:
+    return getattr(spec, "handout", "") or "(no handout sentence declared)"
 
 
 @cli.command("list")
@@ -189,20 +232,16 @@ def _pack_for(paths: list[Path], assignment: str | None) -> Pack:
     return get_pack(detected)
 
 
-def _batches(
-    paths: tuple[Path, ...], assignment: str | None, as_submissions: bool = False
-) -> list[tuple[Pack, list[Path]]]:
+def _batches(paths: tuple[Path, ...], assignment: str | None) -> list[tuple[Pack, list[Path]]]:
     """One batch per assignment: the submissions under every path, grouped by pack.
 
-    A path is a class folder (a folder or zip per student), a folder of per-assignment class
-    folders named by id, or, with ``as_submissions``, exactly one submission.
+    A path is a class folder (a folder or zip per student) or a folder of per-assignment class
+    folders named by id.
     """
-    packs = discover_packs()
+    packs = {assignment: get_pack(assignment)} if assignment else discover_packs()
     grouped: dict[str, list[Path]] = {}
     for path in paths:
-        if as_submissions:
-            found = [(_pack_for([path], assignment).id, [path])]
-        elif (
+        if (
             assignment is None
             and path.is_dir()
             and detect_assignment([path], packs) is None
@@ -220,11 +259,15 @@ def _batches(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Console entry point; grader and declaration errors exit 2 with a clear message."""
+    """Console entry point; grader and declaration errors exit 2 with a clear message, an
+    interrupt 130 (every report written so far is kept, and reused by the next run)."""
     try:
         cli.main(args=argv, prog_name="grade", standalone_mode=False)
     except SystemExit as exc:
         return int(exc.code or 0)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        console.console.print("grade: interrupted; the reports written so far are kept")
+        return EXIT_INTERRUPTED
     except click.ClickException as exc:
         exc.show()
         return EXIT_USAGE

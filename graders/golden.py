@@ -15,6 +15,7 @@ from pathlib import Path
 
 from graders.errors import GraderError
 from graders.packs import Pack
+from graders.results import write_atomic
 from graders.sandbox import Sandbox
 
 
@@ -86,8 +87,7 @@ def write_golden(pack: Pack) -> list[Path]:
     changed = []
     for path, text in render_golden(pack).items():
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_atomic(path, text)  # a stopped run leaves the old file, never half a new one
             changed.append(path)
     return changed
 

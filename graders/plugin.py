@@ -2,28 +2,25 @@
 
 Submissions are parameters of the ``submission`` fixture; items are ordered by submission so
 that each student's sandboxed worker is started once, reused by all their tests, and closed
-before the next student's. Outcomes are kept in ``config.stash`` and classified as the
-student's failure (an ``AssertionError``, including every :class:`StudentFault`) or a grader
-error (anything else), which never costs marks.
+before the next student's. The plugin only COLLECTS outcomes (in the state kept in
+``config.stash``), classified as the student's failure (an ``AssertionError``, including every
+:class:`StudentFault`) or a grader error (anything else), which never costs marks; marking and
+writing happen in the batch, after the session. The fixtures live in :mod:`graders.fixtures`.
 """
 
 from __future__ import annotations
 
-import shutil
 import traceback
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from graders.errors import GraderError
 from graders.packs import Pack
 from graders.results import TestOutcome
-from graders.sandbox import RunResult, Sandbox, Worker
+from graders.sandbox import Sandbox, Worker
 from graders.submissions import Submission
-from graders.tools import tool_of
 
 STATE = pytest.StashKey["GradingState"]()
 
@@ -37,11 +34,10 @@ class GradingState:
     submissions: list[Submission]
     public_only: bool
     reference_workspace: Path | None
-    on_done: Callable[[Submission, list[TestOutcome]], None]
     outcomes: dict[str, list[TestOutcome]] = field(default_factory=dict)
     workers: dict[tuple[str, str], Worker] = field(default_factory=dict)
     finished: set[str] = field(default_factory=set)
-    problems: list[str] = field(default_factory=list)
+    problems: dict[str, list[str]] = field(default_factory=dict)  # grader problems by student
     memos: dict[str, dict[str, Any]] = field(default_factory=dict)
     batch_memo: dict[str, Any] = field(default_factory=dict)
 
@@ -57,6 +53,7 @@ class GradingState:
             self.workers.pop(key).close()
 
     def finish(self, submission: Submission) -> None:
+        """The student's tests are over: close their workers (nothing is marked here)."""
         if submission.id in self.finished:
             return
         self.finished.add(submission.id)
@@ -66,11 +63,9 @@ class GradingState:
         try:
             self.close_workers(submission.id)
         except Exception as exc:  # noqa: BLE001
-            self.problems.append(f"closing the workers of {submission.id} failed: {exc!r}")
-        try:
-            self.on_done(submission, self.outcomes.get(submission.id, []))
-        except Exception as exc:  # noqa: BLE001
-            self.problems.append(f"finishing {submission.id} failed: {exc!r}")
+            self.problems.setdefault(submission.id, []).append(
+                f"closing the sandboxed workers failed: {exc!r}"
+            )
 
 
 class GradingPlugin:
@@ -126,139 +121,6 @@ class GradingPlugin:
             self.state.finish(submission)
         self.state.close_workers()
 
-    # -- fixtures --------------------------------------------------------------------------
-    @pytest.fixture
-    def pack(self) -> Pack:
-        return self.state.pack
-
-    @pytest.fixture
-    def student(self, submission: Submission) -> Worker:
-        """The sandboxed worker on this student's workspace."""
-        return self.state.worker("student", submission.workspace, submission.id)
-
-    @pytest.fixture
-    def reference(self) -> Worker:
-        """The sandboxed worker on the reference solution (hidden: not in `grade check`)."""
-        workspace = self._hidden("reference")
-        return self.state.worker("reference", workspace, "__reference__")
-
-    @pytest.fixture
-    def make_worker(self, submission: Submission) -> Callable[..., Worker]:
-        """A worker on a mix: the student's workspace with ``reference`` files from the
-        reference solution copied over it (e.g. the student's strategy on the reference game).
-
-        ``student`` names the student's files the mix is for and, with ``label``, tells workers
-        apart: two calls with different labels get two separate interpreters on the same mix.
-        """
-
-        def build(
-            student: tuple[str, ...] | list[str] = (),
-            reference: tuple[str, ...] | list[str] = (),
-            *,
-            label: str = "",
-        ) -> Worker:
-            reference_dir = self._hidden("mixed workspaces")
-            mix = ",".join(sorted(reference))
-            key = f"mix:{label}:{','.join(sorted(student))}|{mix}"
-            folder = submission.workspace.parent / f"{submission.slug}.mix-{abs(hash(mix))}"
-            if not folder.exists():
-                _build_mix(folder, submission.workspace, reference_dir, list(reference))
-            return self.state.worker(key, folder, submission.id)
-
-        return build
-
-    @pytest.fixture
-    def run_program(self, submission: Submission) -> Callable[..., RunResult]:
-        """Run a command once in a fresh sandbox on the student's (or reference) workspace.
-
-        ``inputs`` names hidden files of ``fixtures/<id>/inputs/`` copied into that run's
-        scratch copy only (e.g. a hidden test script); a public test may not use them."""
-
-        def run(
-            argv: list[str],
-            stdin: str = "",
-            timeout: float | None = None,
-            workspace: str = "student",
-            inputs: tuple[str, ...] | list[str] = (),
-        ) -> RunResult:
-            folder = submission.workspace if workspace == "student" else self._hidden("reference")
-            if inputs:
-                self._hidden("hidden inputs")
-            extra = {name: self.state.pack.fixtures_dir / "inputs" / name for name in inputs}
-            return self.state.sandbox.run(
-                folder, argv, self.state.pack.limits, stdin=stdin, timeout=timeout, extra=extra
-            )
-
-        return run
-
-    @pytest.fixture
-    def run_tool(self, submission: Submission) -> Callable[..., RunResult]:
-        """Run a declared pack tool (``[[tools]]``) in a fresh sandbox.
-
-        ``script`` is a child-side helper of the pack (a ``driver_*.py`` file, read-only at
-        /harness), run by the tool environment's interpreter in isolated mode with ``args``,
-        on the student's workspace or, with ``workspace="starter"``, on the starter kit.
-        A tool that is not installed is a grader error naming the command that installs it.
-        """
-
-        def run(
-            name: str, script: str, args: Sequence[str] = (), workspace: str = "student"
-        ) -> RunResult:
-            state = self.state
-            tool = tool_of(state.pack, name)
-            problem = tool.problem()
-            if problem:
-                raise GraderError(problem)
-            folder = state.pack.templates_dir if workspace == "starter" else submission.workspace
-            return state.sandbox.run(
-                folder,
-                tool.command(script, args),
-                tool.limits(state.pack.limits),
-                harness=state.sandbox.harness_for(state.pack.driver),
-                tools={name: tool.home},
-            )
-
-        return run
-
-    @pytest.fixture
-    def memo(self, submission: Submission) -> dict[str, Any]:
-        """What one student's tests share (say, one slow tool run read by several test
-        cases); dropped when the student is finished."""
-        return self.state.memos.setdefault(submission.id, {})
-
-    @pytest.fixture
-    def batch_memo(self) -> dict[str, Any]:
-        """What every student's tests share in this session (say, a tool run on the starter)."""
-        return self.state.batch_memo
-
-    @pytest.fixture
-    def golden(self) -> Callable[[str], str]:
-        def read(name: str) -> str:
-            self._hidden("golden files")
-            path = self.state.pack.golden_dir / name
-            if not path.is_file():
-                raise GraderError(
-                    f"golden file {path} is missing: run `grade golden {self.state.pack.id}`"
-                )
-            return path.read_text(encoding="utf-8")
-
-        return read
-
-    @pytest.fixture
-    def public_file(self) -> Callable[[str], str]:
-        return self.state.pack.template_text
-
-    def _hidden(self, what: str) -> Path:
-        if self.state.public_only or self.state.reference_workspace is None:
-            raise GraderError(f"a public test used {what}; public tests may not (pack bug)")
-        return self.state.reference_workspace
-
-
-def _build_mix(folder: Path, student: Path, reference: Path, from_reference: list[str]) -> None:
-    shutil.copytree(student, folder)
-    for name in from_reference:
-        shutil.copyfile(reference / name, folder / name)
-
 
 def _submission_of(item: pytest.Item | None) -> Submission | None:
     callspec = getattr(item, "callspec", None)
@@ -267,13 +129,16 @@ def _submission_of(item: pytest.Item | None) -> Submission | None:
 
 
 def _case_id(item: pytest.Item) -> str:
+    """The test's parameter case without the submission: the ids pytest made for the other
+    parameters. Never split on ``-``: a student id like ``smith-john`` holds one."""
     callspec = getattr(item, "callspec", None)
     if callspec is None:
         return ""
-    parts = callspec.id.split("-")
     submission = _submission_of(item)
-    slug = submission.slug if submission else ""
-    return "-".join(part for part in parts if part != slug) if slug else callspec.id
+    ids = list(getattr(callspec, "_idlist", [callspec.id]))
+    if submission is not None and submission.slug in ids:
+        ids.remove(submission.slug)
+    return "-".join(ids)
 
 
 def _classify(

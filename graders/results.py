@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import secrets
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
@@ -97,3 +100,22 @@ class SubmissionResult:
         data["tests"] = [TestOutcome(**t) for t in data.get("tests", [])]
         data["violations"] = [ViolationRecord(**v) for v in data.get("violations", [])]
         return cls(**data)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new, never half.
+
+    The file gets the permissions the umask allows (a TA sharing the machine can read reports
+    under ``umask 022``), and its bytes reach the disk before the rename makes it visible."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise

@@ -11,8 +11,6 @@ import csv
 import hashlib
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -20,9 +18,9 @@ from markupsafe import Markup
 
 from graders.packs import Pack
 from graders.report import views
-from graders.results import SubmissionResult
+from graders.results import SubmissionResult, write_atomic
 from graders.sandbox import Isolation
-from graders.submissions import Submission, slugify
+from graders.submissions import slugify
 
 
 def environment() -> Environment:
@@ -48,19 +46,6 @@ def environment() -> Environment:
     return env
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 class ReportWriter:
     """Writes ``<out>/students/<slug>.html|.json``, ``index.html``, ``marks.csv`` and
     ``results.json``."""
@@ -73,19 +58,17 @@ class ReportWriter:
     def student_json(self, student: str) -> Path:
         return self.out_dir / "students" / f"{slugify(student)}.json"
 
-    def cached(self, submission: Submission, *,
-               any_status: bool = False) -> SubmissionResult | None:
-        """The stored result if it was graded from exactly these inputs; else None.
-
-        Results with a grader error are regraded unless ``any_status``."""
-        path = self.student_json(submission.id)
+    def cached(self, student: str, key: str) -> SubmissionResult | None:
+        """The stored result of ``student`` if it was graded under exactly this grading key
+        (see :func:`graders.batch.grading_key`) and without a grader error; else None."""
+        path = self.student_json(student)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if data.get("digest") != submission.digest:
+        if not isinstance(data, dict) or data.get("digest") != key:
             return None
-        if data.get("status") != "graded" and not any_status:
+        if data.get("status") != "graded":
             return None
         try:
             return SubmissionResult.from_dict(data)
@@ -110,15 +93,26 @@ class ReportWriter:
 
 
 def marks_csv(results: list[SubmissionResult], criteria: list[str]) -> str:
+    """One row per student for the grade book; every cell is :func:`csv_cell`-safe."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(["student", "total", "max", *criteria, "deductions", "status", "violations"])
     for result in results:
         earned = {mark.id: mark.earned for mark in result.criteria}
-        writer.writerow([
+        row = [
             result.student, f"{result.total:g}", f"{result.max_total:g}",
             *(f"{earned.get(c, 0):g}" for c in criteria),
             f"{sum(d.points for d in result.deductions):g}", result.status,
             "; ".join(sorted({v.rule for v in result.violations})),
-        ])
+        ]
+        writer.writerow([csv_cell(cell) for cell in row])
     return buffer.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` with a leading ``'`` when a spreadsheet would read it as a formula (OWASP's
+    CSV injection rule): a student named ``=HYPERLINK(...)`` stays a name in the grade book."""
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text

@@ -1,24 +1,49 @@
-"""Batch-level guarantees: one student's trouble never touches another's marks."""
+"""Batch-level guarantees: one student's trouble never touches another's marks, every student
+gets exactly one row, and a stored result is reused only under the same grading key."""
 
 from __future__ import annotations
 
+import csv
+import json
 import shutil
+from dataclasses import replace
+from datetime import datetime, timedelta
 from pathlib import Path
 
-from graders.batch import BatchRequest, grade_batch
+import pytest
+
+from graders import parallel
+from graders.batch import BatchRequest, digest_pack, grade_batch
+from graders.cli import main
 from graders.packs import get_pack
+from graders.parallel import GradeOptions, grading_key
 from graders.report import ReportWriter
+from graders.sandbox import Isolation
+from graders.submissions import prepare
 
 PACK = get_pack("altnim")
 SAMPLES = PACK.fixtures_dir / "submissions"
+TIPPY = get_pack("tippy")
+LONG_EXPRESSION = "X = " + "+".join(["1"] * 200_000) + "\n"
+NESTED_UNARY = "Y = " + "-" * 100_000 + "1\n"
+
+
+def _batch(tmp_path: Path, *names: str) -> Path:
+    batch = tmp_path / "batch"
+    for name in names:
+        shutil.copytree(SAMPLES / name, batch / name)
+    return batch
+
+
+def _rows(out: Path) -> dict[str, dict[str, str]]:
+    with (out / "marks.csv").open(encoding="utf-8") as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
 
 
 def test_a_report_that_cannot_be_written_is_a_grader_error_for_that_student_only(
     tmp_path: Path, monkeypatch
 ):
-    batch = tmp_path / "batch"
-    for name in ("correct", "extra_import", "missing_header"):
-        shutil.copytree(SAMPLES / name, batch / name)
+    batch = _batch(tmp_path, "correct", "extra_import", "syntax_error")
     real_write = ReportWriter.write_student
 
     def failing_write(self, result):
@@ -31,6 +56,145 @@ def test_a_report_that_cannot_be_written_is_a_grader_error_for_that_student_only
                                        out_dir=tmp_path / "reports"))
     results = {result.student: result for result in outcome.results}
     assert results["correct"].total == 100 and results["correct"].status == "graded"
-    assert results["missing_header"].total == 95 and results["missing_header"].status == "graded"
+    assert results["syntax_error"].total == 0 and results["syntax_error"].status == "graded"
     assert results["extra_import"].status == "grader-error"
     assert not outcome.ok and "disk full" in " ".join(outcome.grader_errors)
+
+
+def test_a_file_too_deep_for_the_parser_is_that_students_failure_only(tmp_path: Path):
+    # issue 13 point 1: ast.parse raised RecursionError (MemoryError for nested unary
+    # operators) outside any guard, and nobody got a report.
+    batch = _batch(tmp_path, "correct")
+    for name, text in (("long_sum", LONG_EXPRESSION), ("nested_minus", NESTED_UNARY)):
+        shutil.copytree(SAMPLES / "correct", batch / name)
+        target = batch / name / "myAltNimFunctions.py"
+        target.write_text(target.read_text() + text)
+    out = tmp_path / "reports"
+    outcome = grade_batch(BatchRequest(pack=PACK, sources=sorted(batch.iterdir()), out_dir=out))
+    results = {result.student: result for result in outcome.results}
+    assert set(results) == {"correct", "long_sum", "nested_minus"}
+    assert results["correct"].total == 100
+    for name in ("long_sum", "nested_minus"):
+        assert results[name].status == "graded", results[name].grader_errors
+        syntax = [v for v in results[name].violations if v.rule == "syntax-error"]
+        assert syntax and syntax[0].file == "myAltNimFunctions.py" and syntax[0].line
+        assert results[name].total < 100
+    assert set(_rows(out)) == set(results)
+
+
+def test_a_marking_failure_costs_that_student_a_row_with_a_reason_not_their_place(
+    tmp_path: Path, monkeypatch
+):
+    # issue 13 point 2: an exception while marking one student was swallowed in pytest's
+    # teardown and the student vanished from every report.
+    batch = _batch(tmp_path, "correct", "extra_import")
+    real = parallel.mark_criteria
+
+    def failing(pack, tests, violations, **kwargs):
+        if any(v.rule == "forbidden-import" for v in violations):
+            raise TypeError("can't compare offset-naive and offset-aware datetimes")
+        return real(pack, tests, violations, **kwargs)
+
+    monkeypatch.setattr(parallel, "mark_criteria", failing)
+    out = tmp_path / "reports"
+    outcome = grade_batch(BatchRequest(pack=PACK, sources=sorted(batch.iterdir()), out_dir=out))
+    assert not outcome.ok
+    rows = _rows(out)
+    assert rows["correct"]["total"] == "100" and rows["extra_import"]["status"] == "grader-error"
+    stored = json.loads((out / "students" / "extra_import.json").read_text())
+    assert "offset-naive" in " ".join(stored["grader_errors"]) and stored["tests"]
+    assert "extra_import" in (out / "index.html").read_text()
+    assert {r["student"] for r in json.loads((out / "results.json").read_text())} == set(rows)
+
+
+def test_a_hyphenated_student_id_does_not_leak_into_case_labels(tmp_path: Path):
+    # issue 13 point 8: the case was rebuilt by splitting callspec.id on "-".
+    batch = tmp_path / "batch"
+    for name in ("smith-john", "plain"):
+        shutil.copytree(SAMPLES / "extra_import", batch / name)
+    outcome = grade_batch(BatchRequest(pack=PACK, sources=sorted(batch.iterdir())))
+    cases = {r.student: sorted((t.name, t.case) for t in r.tests) for r in outcome.results}
+    assert cases["smith-john"] == cases["plain"]
+    assert not any("smith" in case or "john" in case for _, case in cases["smith-john"])
+
+
+def test_two_submissions_with_one_student_id_get_two_rows(tmp_path: Path):
+    batch = _batch(tmp_path, "correct")
+    shutil.make_archive(str(batch / "correct"), "zip", SAMPLES / "extra_import")
+    out = tmp_path / "reports"
+    outcome = grade_batch(BatchRequest(pack=PACK, sources=sorted(batch.iterdir()), out_dir=out))
+    assert sorted(r.student for r in outcome.results) == ["correct", "correct.zip"]
+    assert {row["total"] for row in _rows(out).values()} == {"100", "85"}
+
+
+def test_the_grading_key_changes_with_everything_that_can_change_a_mark(tmp_path: Path):
+    # issue 13 point 4: due date, submission time, hidden inputs and isolation were left out.
+    submission = prepare(SAMPLES / "correct", PACK, tmp_path / "work")
+    options = GradeOptions(isolation=Isolation.BUBBLEWRAP, pack_digest=digest_pack(PACK))
+    key = grading_key(PACK, submission, options)
+    assert key == grading_key(PACK, submission, options)
+    due = datetime.fromisoformat("2024-10-31T23:59:00+00:00")
+    changed = [
+        grading_key(PACK, submission, replace(options, due=due)),
+        grading_key(PACK, submission, replace(options, due=due + timedelta(hours=1))),
+        grading_key(PACK, replace(submission, submitted_at=due), options),
+        grading_key(PACK, submission, replace(options, isolation=Isolation.RLIMITS)),
+        grading_key(PACK, submission, replace(options, public_only=True)),
+        grading_key(PACK, replace(submission, files={"myAltNimFunctions.py": ""}), options),
+    ]
+    assert len({key, *changed}) == len(changed) + 1
+
+
+def test_hidden_inputs_are_part_of_the_pack_digest(tmp_path: Path):
+    root = tmp_path / "root"
+    for tree in ("student_templates", "reference_solutions", "fixtures"):
+        shutil.copytree(PACK.root / tree / "altnim", root / tree / "altnim")
+    pack = get_pack("altnim", root)
+    before = digest_pack(pack)
+    hidden = root / "fixtures" / "altnim" / "inputs" / "testAltNimHidden.py"
+    hidden.write_text(hidden.read_text() + "\n# changed\n")
+    assert digest_pack(pack) != before
+    assert digest_pack(pack, hidden=False) == digest_pack(get_pack("altnim", root), hidden=False)
+
+
+@pytest.fixture(scope="module")
+def tippy_runs(tmp_path_factory: pytest.TempPathFactory):
+    """A tippy class graded twice through `grade`, with two due dates."""
+    tmp = tmp_path_factory.mktemp("tippy")
+    batch = tmp / "batch"
+    samples = TIPPY.fixtures_dir / "submissions"
+    for name in ("correct", "late_2h10"):
+        shutil.copytree(samples / name, batch / name)
+    shutil.copytree(samples / "correct", batch / "naive_time")
+    (batch / "naive_time" / "submission_meta.json").write_text(
+        json.dumps({"submitted_at": "2015-03-05T21:00:00"})  # no timezone
+    )
+    shutil.copytree(samples / "correct", batch / "long_sum")
+    move = batch / "long_sum" / "tippy_move.py"
+    move.write_text(move.read_text() + LONG_EXPRESSION)
+    out = tmp / "reports"
+    codes, rows = [], []
+    for due in ("2015-03-05T22:00:00-0500", "2015-03-05T23:30:00-0500"):
+        codes.append(main([str(batch), "-a", "tippy", "--out", str(out), "--due", due]))
+        rows.append(_rows(out))
+    return codes, rows, out
+
+
+def test_one_pathological_file_and_one_naive_time_cannot_stop_the_class(tippy_runs):
+    # issue 13 "done when": the correct student gets 100, each other one a row with a reason.
+    _, (rows, _), out = tippy_runs
+    assert set(rows) == {"correct", "late_2h10", "naive_time", "long_sum"}
+    assert rows["correct"]["total"] == "100" and rows["correct"]["status"] == "graded"
+    for name in ("naive_time", "long_sum"):
+        stored = json.loads((out / "students" / f"{name}.json").read_text())
+        reasons = stored["grader_errors"] + [v["message"] for v in stored["violations"]]
+        assert reasons, name
+    assert "syntax-error" in rows["long_sum"]["violations"]
+
+
+def test_a_rerun_with_another_due_date_changes_the_late_deduction(tippy_runs):
+    # issue 13 point 4: the old key left the due date out and kept the old deduction.
+    _, (first, second), _ = tippy_runs
+    assert first["late_2h10"]["total"] == "85"  # 2 h 10 min late: 3 started hours x 5 %
+    assert second["late_2h10"]["total"] == "95"  # 40 min late: 1 started hour
+    assert second["correct"]["total"] == "100"

@@ -1,0 +1,175 @@
+"""The fixtures a pack's grader tests ask for; registered with the grading plugin.
+
+Every fixture reads the session's :class:`~graders.plugin.GradingState` from ``config.stash``;
+hidden material (the reference, golden files, hidden inputs) is refused to public tests.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graders.errors import GraderError
+from graders.packs import Pack
+from graders.plugin import STATE, GradingState
+from graders.sandbox import RunResult, Worker
+from graders.submissions import Submission
+from graders.tools import tool_of
+
+
+@pytest.fixture
+def grading_state(request: pytest.FixtureRequest) -> GradingState:
+    """The session's grading grading_state."""
+    return request.config.stash[STATE]
+
+
+@pytest.fixture
+def pack(grading_state: GradingState) -> Pack:
+    return grading_state.pack
+
+
+@pytest.fixture
+def student(grading_state: GradingState, submission: Submission) -> Worker:
+    """The sandboxed worker on this student's workspace."""
+    return grading_state.worker("student", submission.workspace, submission.id)
+
+
+@pytest.fixture
+def reference(grading_state: GradingState) -> Worker:
+    """The sandboxed worker on the reference solution (hidden: not in `grade check`)."""
+    return grading_state.worker("reference", hidden(grading_state, "reference"), "__reference__")
+
+
+@pytest.fixture
+def make_worker(grading_state: GradingState, submission: Submission) -> Callable[..., Worker]:
+    """A worker on a mix: the student's workspace with ``reference`` files from the
+    reference solution copied over it (e.g. the student's strategy on the reference game).
+
+    ``student`` names the student's files the mix is for and, with ``label``, tells workers
+    apart: two calls with different labels get two separate interpreters on the same mix.
+    """
+
+    def build(
+        student: tuple[str, ...] | list[str] = (),
+        reference: tuple[str, ...] | list[str] = (),
+        *,
+        label: str = "",
+    ) -> Worker:
+        reference_dir = hidden(grading_state, "mixed workspaces")
+        mix = ",".join(sorted(reference))
+        key = f"mix:{label}:{','.join(sorted(student))}|{mix}"
+        folder = submission.workspace.parent / f"{submission.slug}.mix-{abs(hash(mix))}"
+        if not folder.exists():
+            _build_mix(folder, submission.workspace, reference_dir, list(reference))
+        return grading_state.worker(key, folder, submission.id)
+
+    return build
+
+
+@pytest.fixture
+def run_program(grading_state: GradingState, submission: Submission) -> Callable[..., RunResult]:
+    """Run a command once in a fresh sandbox on the student's (or reference) workspace.
+
+    ``inputs`` names hidden files of ``fixtures/<id>/inputs/`` copied into that run's
+    scratch copy only (e.g. a hidden test script); a public test may not use them."""
+
+    def run(
+        argv: list[str],
+        stdin: str = "",
+        timeout: float | None = None,
+        workspace: str = "student",
+        inputs: tuple[str, ...] | list[str] = (),
+    ) -> RunResult:
+        folder = (
+            submission.workspace if workspace == "student" else hidden(grading_state, "reference")
+        )
+        if inputs:
+            hidden(grading_state, "hidden inputs")
+        extra = {name: grading_state.pack.fixtures_dir / "inputs" / name for name in inputs}
+        return grading_state.sandbox.run(
+            folder, argv, grading_state.pack.limits, stdin=stdin, timeout=timeout, extra=extra
+        )
+
+    return run
+
+
+@pytest.fixture
+def run_tool(grading_state: GradingState, submission: Submission) -> Callable[..., RunResult]:
+    """Run a declared pack tool (``[[tools]]``) in a fresh sandbox.
+
+    ``script`` is a child-side helper of the pack (a ``driver_*.py`` file, read-only at
+    /harness), run by the tool environment's interpreter in isolated mode with ``args``,
+    on the student's workspace or, with ``workspace="starter"``, on the starter kit.
+    A tool that is not installed is a grader error naming the command that installs it.
+    """
+
+    def run(
+        name: str, script: str, args: Sequence[str] = (), workspace: str = "student"
+    ) -> RunResult:
+        tool = tool_of(grading_state.pack, name)
+        problem = tool.problem()
+        if problem:
+            raise GraderError(problem)
+        starter = workspace == "starter"
+        folder = grading_state.pack.templates_dir if starter else submission.workspace
+        return grading_state.sandbox.run(
+            folder,
+            tool.command(script, args),
+            tool.limits(grading_state.pack.limits),
+            harness=grading_state.sandbox.harness_for(grading_state.pack.driver),
+            tools={name: tool.home},
+        )
+
+    return run
+
+
+@pytest.fixture
+def memo(grading_state: GradingState, submission: Submission) -> dict[str, Any]:
+    """What one student's tests share (say, one slow tool run read by several test
+    cases); dropped when the student is finished."""
+    return grading_state.memos.setdefault(submission.id, {})
+
+
+@pytest.fixture
+def batch_memo(grading_state: GradingState) -> dict[str, Any]:
+    """What every student's tests share in this session (say, a tool run on the starter)."""
+    return grading_state.batch_memo
+
+
+@pytest.fixture
+def golden(grading_state: GradingState) -> Callable[[str], str]:
+    """``golden(name)``: the text of a hidden golden file of the pack."""
+
+    def read(name: str) -> str:
+        hidden(grading_state, "golden files")
+        path = grading_state.pack.golden_dir / name
+        if not path.is_file():
+            raise GraderError(
+                f"golden file {path} is missing: run `grade golden {grading_state.pack.id}`"
+            )
+        return path.read_text(encoding="utf-8")
+
+    return read
+
+
+@pytest.fixture
+def public_file(grading_state: GradingState) -> Callable[[str], str]:
+    """``public_file(name)``: the text of a file of the public starter kit."""
+    return grading_state.pack.template_text
+
+
+def hidden(grading_state: GradingState, what: str) -> Path:
+    """The reference workspace; a grader error in a public test or the pre-check."""
+    if grading_state.public_only or grading_state.reference_workspace is None:
+        raise GraderError(f"a public test used {what}; public tests may not (pack bug)")
+    return grading_state.reference_workspace
+
+
+def _build_mix(folder: Path, student: Path, reference: Path, from_reference: list[str]) -> None:
+    shutil.copytree(student, folder)
+    for name in from_reference:
+        shutil.copyfile(reference / name, folder / name)

@@ -38,7 +38,7 @@ class GameOfNim(Game):
         raise NotImplementedError
 
     def utility(self, state, player):
-        """Return +1 if ``player`` has won in the final state ``state``, -1 if it has lost."""
+        """In the final state ``state``: return +1 if MAX wins, -1 if MIN wins."""
         raise NotImplementedError
 
     def display(self, state):

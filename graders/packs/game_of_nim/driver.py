@@ -17,7 +17,6 @@ import contextlib
 import inspect
 import io
 import math
-import sys
 
 RULES = ("misere", "normal")
 STRAY_LIMIT = 2000
@@ -28,6 +27,8 @@ SCALARS = (bool, int, float, str, type(None))
 
 
 def _game_class():
+    """``game_of_nim.GameOfNim``, reached as the course's main reaches it (``from game_of_nim
+    import GameOfNim``): defined there or imported into it from the student's own module."""
     try:
         import game_of_nim  # the submission (imported here so an import error is per call)
     except EOFError as exc:
@@ -35,7 +36,28 @@ def _game_class():
             "importing game_of_nim.py ran code that asks for input(): put your own tests and the "
             "main program under `if __name__ == '__main__':`"
         ) from exc
-    return game_of_nim.GameOfNim
+    cls = getattr(game_of_nim, "GameOfNim", None)
+    if cls is None:
+        raise LookupError(_not_found(game_of_nim))
+    return cls
+
+
+def _not_found(module) -> str:
+    """Why ``GameOfNim`` cannot be reached, naming the classes that are there."""
+    import games
+
+    found = sorted(
+        name
+        for name, value in vars(module).items()
+        if inspect.isclass(value)
+        and issubclass(value, games.Game)
+        and value.__module__ != games.__name__  # Fig52Game and TicTacToe come with games.py
+    )
+    seen = f" (it has {', '.join(found)})" if found else ""
+    return (
+        "the main program does `from game_of_nim import GameOfNim`, and game_of_nim.py has no "
+        f"GameOfNim{seen}: the handout says 'The name of the class should be `GameOfNim`'"
+    )
 
 
 def _accepts(cls, name: str) -> bool | None:
@@ -154,22 +176,16 @@ def labels(game) -> list:
     return [plain(first), plain(second)]
 
 
-def utilities(board: list, path: list, rule: str = "misere") -> dict:
-    """``utility`` of the state reached by ``path`` for each player label.
+def first_utility(board: list, path: list, rule: str = "misere") -> dict:
+    """``utility(state, first)`` of the state reached by ``path``, where ``first`` is the label
+    of the player who moved first (MAX in the handout).
 
-    ``values`` pairs each label with its utility. When the two labels are not distinct, the
-    canonical other label ('MIN' for 'MAX' and vice versa) is asked as well."""
+    Only the first player is asked: "+1 if MAX wins, -1 if MIN wins" read literally (``player``
+    ignored) and the AIMA reading (the value for ``player``) agree there, and nowhere else."""
     game = new_game(board, rule)
-    names = labels(game)
+    first = game.to_move(game.initial)
     state = _walk(game, path)
-    asked = [name for name in names if name is not None]
-    if len(set(map(repr, asked))) < 2 and asked and asked[0] in ("MAX", "MIN"):
-        asked = [asked[0], "MIN" if asked[0] == "MAX" else "MAX"]
-    return {
-        "labels": names,
-        "to_move": plain(game.to_move(state)),
-        "values": [[name, plain(game.utility(state, name))] for name in asked[:2]],
-    }
+    return {"player": plain(first), "value": plain(game.utility(state, first))}
 
 
 # -- operations: search -------------------------------------------------------------------------
@@ -266,6 +282,24 @@ class ScriptEnded(Exception):
     """The scripted human has no more moves to type."""
 
 
+def counted(players: list, limit: int) -> list:
+    """``players`` that raise ScriptEnded once ``limit`` moves have been asked for in all:
+    every legal move removes an object, so a game on a board of ``limit`` objects ends by then
+    (a game whose moves change nothing would otherwise loop until the time limit)."""
+    asked = [0]
+
+    def wrap(player):
+        def counted_player(game, state):
+            asked[0] += 1
+            if asked[0] > limit:
+                raise ScriptEnded(f"the game did not end after {limit} moves")
+            return player(game, state)
+
+        return counted_player
+
+    return [wrap(player) for player in players]
+
+
 def replay(board: list, typed: list, rule: str = "misere") -> dict:
     """Run play_nim's game on ``board``: the pack's search (as alpha_beta_player) against
     games.query_player typing the lines of ``typed``. Returns the transcript as a terminal would
@@ -294,7 +328,8 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
         with contextlib.redirect_stdout(transcript):
             game = QuietGame(student_game, stray)
             computer = lambda g, s: fast_alpha_beta(s, g)  # noqa: E731
-            play_nim.announce(play_nim.play_verbose(game, computer, games.query_player))
+            players = counted([computer, games.query_player], sum(board))
+            play_nim.announce(play_nim.play_verbose(game, *players))
     except ScriptEnded as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001 - the student's error ends the game, reported
@@ -337,8 +372,3 @@ def compat(board: list, rule: str = "misere") -> dict:
         "printed": printed.getvalue()[:STRAY_LIMIT],
         "error": error,
     }
-
-
-def python_version() -> str:
-    """The child's Python version (for reports)."""
-    return sys.version.split()[0]

@@ -15,8 +15,6 @@ Move = list[int]
 
 MISERE = "misere"
 NORMAL = "normal"
-HANDOUT_BOARD: Board = [7, 5, 3, 1]
-HANDOUT_TYPED: list[str] = ["(0,6)", "(3,1)", "(2,2)", "(1,1)"]
 
 
 def legal_moves(board: Sequence[int]) -> list[Move]:

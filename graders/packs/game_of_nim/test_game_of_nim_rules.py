@@ -3,7 +3,10 @@
 The expectations come from the pack's own pure oracle (``generate.py``), so the tests that
 check what the handout states are public (the student pre-check runs them). Player labels are
 whatever the submission uses: the first label is whoever moves first, the second whoever
-moves next; utilities are judged by sign.
+moves next. Utilities are judged by sign and from the first player's side only, where the
+handout's "+1 if MAX wins, -1 if MIN wins" and the AIMA habit (the value for ``player``) agree.
+No vacuous credit: a property (moves are tuples, the input state is left unchanged, the game
+is over or not) earns its share only where the function under test also does its job.
 """
 
 from __future__ import annotations
@@ -26,23 +29,27 @@ PATHS = [
     ([3, 0, 2], [[2, 2], [0, 1], [0, 2]]),
     ([2, 1], [[0, 2], [1, 1]]),
 ]
+# terminal_test: each case is a position where play goes on and one where it is over, so a
+# constant answer earns nothing. The first four "goes on" positions have an empty row.
 TERMINAL_CASES = [
-    ([0, 0, 0], [], True),
-    ([0, 3, 0], [], False),
-    ([0, 5, 3, 1], [], False),
-    ([3, 0, 0, 2], [[3, 1]], False),
-    ([2, 0, 1], [[0, 2]], False),
-    ([2, 0, 1], [[0, 2], [2, 1]], True),
-    ([1], [[0, 1]], True),
-    ([0, 5, 3, 1], [[1, 5], [2, 3], [3, 1]], True),
+    (([0, 3, 0], []), ([0, 0, 0], [])),
+    (([0, 5, 3, 1], []), ([0, 5, 3, 1], [[1, 5], [2, 3], [3, 1]])),
+    (([3, 0, 0, 2], [[3, 1]]), ([3, 0, 0, 2], [[3, 1], [0, 3], [3, 1]])),
+    (([2, 0, 1], [[0, 2]]), ([2, 0, 1], [[0, 2], [2, 1]])),
+    (([1, 2], []), ([0, 0], [])),
+    (([1, 1], []), ([1, 1], [[0, 1], [1, 1]])),
+    (([2, 3], [[1, 1]]), ([2, 3], [[1, 1], [0, 2], [1, 2]])),
+    (([4], []), ([0, 0, 0, 0], [])),
 ]
-# Finished games: (board, the moves that empty it). Who took the last object alternates.
+# Finished games: (board, the moves that empty it). Who took the last object alternates, so the
+# first player wins three and loses three.
 FINISHED = [
     ([0, 3, 0], [[1, 3]]),
     ([1, 1], [[0, 1], [1, 1]]),
     ([2, 0, 1], [[0, 2], [2, 1]]),
     ([7, 5, 3, 1], [[0, 7], [1, 5], [2, 3], [3, 1]]),
     ([1, 1, 1], [[0, 1], [1, 1], [2, 1]]),
+    ([2, 2], [[0, 2], [1, 1], [1, 1]]),
 ]
 
 
@@ -52,6 +59,20 @@ def board_id(board: list[int]) -> str:
 
 def path_id(case: tuple) -> str:
     return board_id(case[0]) + "+" + str(len(case[1])) + "moves"
+
+
+def pair_id(case: tuple) -> str:
+    return path_id(case[0]) + "/" + path_id(case[1])
+
+
+def expect_right_state(step: dict, board: list[int], path: list[list[int]], why: str) -> None:
+    """The state ``step`` reached by ``path`` has the right board and legal moves."""
+    expected = board_after(board, path)
+    expect_equal(
+        {"board": step["board"], "moves (any order)": sorted(step["moves"])},
+        {"board": expected, "moves (any order)": legal_moves(expected)},
+        what=f"the state of {game_text(board, path)} ({why})",
+    )
 
 
 # -- the constructor -----------------------------------------------------------------------
@@ -77,9 +98,14 @@ def test_move_order(student, pack, board):
 
 @pytest.mark.public
 def test_moves_are_tuples(student, pack):
-    out = call(student, pack, "play", [0, 2, 3, 1], [[2, 1]])
-    states = [("the initial state", out["initial"]), ("the state after (2, 1)", out["steps"][0])]
-    for where, state in states:
+    board, path = [0, 2, 3, 1], [[2, 1]]
+    out = call(student, pack, "play", board, path)
+    states = [
+        ("the initial state", out["initial"], []),
+        ("the state after (2, 1)", out["steps"][0], path),
+    ]
+    for where, state, reached_by in states:
+        expect_right_state(state, board, reached_by, "only right moves are checked for type")
         if not state["tuple_moves"]:
             raise Mismatch(
                 f"the moves of {where} are not 2-tuples: the handout asks for moves like "
@@ -103,12 +129,7 @@ def test_result_board(student, pack, case):
     board, path = case
     steps = call(student, pack, "play", board, path)["steps"]
     for index, step in enumerate(steps, start=1):
-        expected = board_after(board, path[:index])
-        expect_equal(
-            {"board": step["board"], "moves (any order)": sorted(step["moves"])},
-            {"board": expected, "moves (any order)": legal_moves(expected)},
-            what=f"result: the state of {game_text(board, path[:index])}",
-        )
+        expect_right_state(step, board, path[:index], "what result() returned")
 
 
 @pytest.mark.public
@@ -158,53 +179,59 @@ def test_input_not_mutated(student, pack, case):
                     ],
                 },
             )
+        expect_right_state(
+            step,
+            board,
+            path[: index + 1],
+            "an unchanged input earns this share only where "
+            "result() also returns the right new state",
+        )
 
 
 # -- terminal_test and utility ---------------------------------------------------------------
 
 
 @pytest.mark.public
-@pytest.mark.parametrize("case", TERMINAL_CASES, ids=path_id)
+@pytest.mark.parametrize("case", TERMINAL_CASES, ids=pair_id)
 def test_terminal_test(student, pack, case):
-    board, path, over = case
-    got = call(student, pack, "terminal", board, path)
-    expect_equal(
-        got,
-        over,
-        what=f"terminal_test of {game_text(board, path)} (board {board_after(board, path)})",
-    )
+    got, expected = {}, {}
+    for (board, path), over in zip(case, (False, True), strict=True):
+        where = f"{game_text(board, path)} (board {board_after(board, path)})"
+        got[where] = call(student, pack, "terminal", board, path)
+        expected[where] = over
+    expect_equal(got, expected, what="terminal_test where play goes on and where it is over")
 
 
 @pytest.mark.public
-@pytest.mark.parametrize("view", ["winner", "loser"])
 @pytest.mark.parametrize("case", FINISHED, ids=path_id)
-def test_utility(student, pack, case, view):
+def test_utility(student, pack, case):
     board, path = case
     rule = pack.settings["rule"]
-    out = call(student, pack, "utilities", board, path)
-    (first, first_value), (second, second_value) = out["values"]
-    winner_is_first = first_player_wins(len(path), rule)
-    asks_first = winner_is_first == (view == "winner")
-    label, value = (first, first_value) if asks_first else (second, second_value)
-    last_mover = first if len(path) % 2 else second
+    out = call(student, pack, "first_utility", board, path)
+    first, value = out["player"], out["value"]
+    wins = first_player_wins(len(path), rule)
+    taker = "the first player" if len(path) % 2 else "the second player"
     story = (
-        f"{game_text(board, path)}: {last_mover!r} took the last object, so under the "
-        f"{rule} rule {label!r} is the {view}"
+        f"{game_text(board, path)}: {taker} took the last object, so under the {rule} rule "
+        f"the first player ({first!r}, MAX in the handout) {'wins' if wins else 'loses'}"
     )
-    sign = "positive" if view == "winner" else "negative"
+    sign = "positive" if wins else "negative"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        problem = f"{story}, but utility(state, {label!r}) returned {value!r}, not a number"
-    elif (value > 0) if view == "winner" else (value < 0):
+        problem = f"{story}, but utility(state, {first!r}) returned {value!r}, not a number"
+    elif (value > 0) if wins else (value < 0):
         return
     else:
-        problem = f"{story}: utility(state, {label!r}) should be {sign}, got {value}"
+        problem = (
+            f"{story}: utility(state, {first!r}) should be {sign} (the handout: +1 if MAX "
+            f"wins, -1 if MIN wins), got {value}"
+        )
     raise Mismatch(
         problem,
         {
             "kind": "fields",
-            "what": "utility",
+            "what": "utility for the first player",
             "rows": [
-                {"field": f"utility(state, {label!r})", "expected": sign, "got": value, "ok": False}
+                {"field": f"utility(state, {first!r})", "expected": sign, "got": value, "ok": False}
             ],
         },
     )

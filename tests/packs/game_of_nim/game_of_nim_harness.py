@@ -46,11 +46,22 @@ class NimEnv:
     driver: ModuleType
 
 
+def helpers(game_file: Path) -> list[Path]:
+    """A sample's own modules beside its game_of_nim.py (its games.py is ignored: locked)."""
+    if game_file.parent.parent != SUBMISSIONS:
+        return []
+    skip = {"game_of_nim.py", "games.py", "play_nim.py"}
+    return sorted(path for path in game_file.parent.glob("*.py") if path.name not in skip)
+
+
 def install(monkeypatch: pytest.MonkeyPatch, game_file: Path = REFERENCE) -> NimEnv:
     """Make ``import games``/``game_of_nim``/``play_nim`` resolve to the pack's locked files and
-    ``game_file`` for the current test; return them with a fresh driver."""
+    ``game_file`` (with a sample's helper modules) for the current test; return them with a
+    fresh driver."""
     games = load_module("games", TEMPLATES / "games.py")
     monkeypatch.setitem(sys.modules, "games", games)
+    for helper in helpers(game_file):
+        monkeypatch.setitem(sys.modules, helper.stem, load_module(helper.stem, helper))
     nim = load_module("game_of_nim", game_file)
     monkeypatch.setitem(sys.modules, "game_of_nim", nim)
     play = load_module("play_nim", TEMPLATES / "play_nim.py")

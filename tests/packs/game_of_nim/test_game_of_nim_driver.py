@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from game_of_nim_harness import (
     HANDOUT_TRANSCRIPT,
+    PACK,
     SUBMISSIONS,
     TEMPLATES,
     NimEnv,
     install,
+    load_module,
     scripted_run,
 )
 
@@ -32,7 +36,7 @@ def test_operations_return_plain_json_data(ref: NimEnv) -> None:
         d.initial([0, 5, 3, 1]),
         d.play([2, 1], [[0, 1], [0, 1]]),
         d.terminal([0, 1], [[1, 1]]),
-        d.utilities([1], [[0, 1]]),
+        d.first_utility([1], [[0, 1]]),
         d.choose([2, 1], []),
         d.move_values([2, 1], []),
         d.replay([1], ["(0,1)"]),
@@ -63,17 +67,39 @@ def test_play_detects_a_result_that_changes_its_input(monkeypatch: pytest.Monkey
     assert (step["input_before"], step["input_after"]) == ([2, 1], [0, 1])
 
 
-def test_terminal_and_utilities_follow_the_rule(ref: NimEnv) -> None:
+def test_terminal_and_first_utility_follow_the_rule(ref: NimEnv) -> None:
     d = ref.driver
     assert d.terminal([0, 3, 0], []) is False
     assert d.terminal([0, 3, 0], [[1, 3]]) is True
-    misere = d.utilities([0, 3, 0], [[1, 3]])  # MAX took the last object
-    assert misere == {
-        "labels": ["MAX", "MIN"],
-        "to_move": "MIN",
-        "values": [["MAX", -1], ["MIN", 1]],
-    }
-    assert d.utilities([0, 3, 0], [[1, 3]], "normal")["values"] == [["MAX", 1], ["MIN", -1]]
+    # MAX took the last object: MAX loses under misere, wins under normal play
+    assert d.first_utility([0, 3, 0], [[1, 3]]) == {"player": "MAX", "value": -1}
+    assert d.first_utility([0, 3, 0], [[1, 3]], "normal") == {"player": "MAX", "value": 1}
+
+
+@pytest.mark.parametrize(
+    "name", ["reference", "utility_inverted_min", "utility_literal_max", "utility_for_player"]
+)
+def test_both_readings_of_utility_agree_for_the_first_player(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    d = sample(monkeypatch, name).driver
+    assert d.first_utility([1, 1], [[0, 1], [1, 1]])["value"] > 0  # MIN took the last one
+    assert d.first_utility([1, 1, 1], [[0, 1], [1, 1], [2, 1]])["value"] < 0
+    assert d.choose([2, 1], []) == [0, 2]
+
+
+def test_the_readings_differ_for_the_second_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Why the grader never asks the second player: a literal "+1 if MAX wins" and the AIMA
+    # value for `player` give opposite answers there, and both follow the handout.
+    finished = [[0, 1], [1, 1]]  # MIN took the last object: MAX wins
+    literal = sample(monkeypatch, "utility_literal_max")
+    aima = sample(monkeypatch, "utility_for_player")
+    values = []
+    for env in (literal, aima):
+        game = env.nim.GameOfNim([1, 1])
+        state = env.driver._walk(game, finished)
+        values.append(game.utility(state, "MIN"))
+    assert values == [1, -1]
 
 
 @pytest.mark.parametrize(("rule", "move"), [("misere", [0, 2]), ("normal", [0, 1])])
@@ -116,8 +142,8 @@ def test_rule_reaches_only_a_constructor_that_takes_it(monkeypatch: pytest.Monke
 def test_other_constructor_name_and_labels_are_tolerated(monkeypatch: pytest.MonkeyPatch) -> None:
     d = sample(monkeypatch, "other_names").driver
     assert d.initial([0, 1])["to_move"] == "P1"
-    out = d.utilities([0, 3, 0], [[1, 3]])
-    assert out == {"labels": ["P1", "P2"], "to_move": "P2", "values": [["P1", -1], ["P2", 1]]}
+    assert d.first_utility([0, 3, 0], [[1, 3]]) == {"player": "P1", "value": -1}
+    assert d.labels(d.new_game([0, 3, 0])) == ["P1", "P2"]
     assert d.replay([7, 5, 3, 1], HANDOUT_TYPED)["transcript"].split() == HANDOUT_TRANSCRIPT.split()
 
 
@@ -136,9 +162,39 @@ def test_printing_methods_do_not_disturb_the_transcript(monkeypatch: pytest.Monk
 
 
 def test_labels_without_a_turn_switch(monkeypatch: pytest.MonkeyPatch) -> None:
-    out = sample(monkeypatch, "no_turn_switch").driver.utilities([1], [[0, 1]])
-    assert out["labels"] == ["MAX", "MAX"]
-    assert [name for name, _ in out["values"]] == ["MAX", "MIN"]
+    d = sample(monkeypatch, "no_turn_switch").driver
+    assert d.labels(d.new_game([1])) == ["MAX", "MAX"]
+    assert d.first_utility([1], [[0, 1]]) == {"player": "MAX", "value": 1}  # MAX took it: wrong
+
+
+def test_a_class_under_another_name_is_reached_through_game_of_nim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    d = sample(monkeypatch, "class_in_helper").driver
+    assert d.initial([0, 2])["moves"] == [[1, 1], [1, 2]]
+    assert d.replay([7, 5, 3, 1], HANDOUT_TYPED)["transcript"].split() == HANDOUT_TRANSCRIPT.split()
+
+
+def test_a_missing_class_names_what_was_looked_for(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    source = (SUBMISSIONS / "correct_misere" / "game_of_nim.py").read_text()
+    renamed = tmp_path / "game_of_nim.py"
+    renamed.write_text(source.replace("class GameOfNim(Game)", "class NimGame(Game)"))
+    # install() cannot be used: the locked play_nim.py itself imports GameOfNim
+    monkeypatch.setitem(sys.modules, "games", load_module("games", TEMPLATES / "games.py"))
+    monkeypatch.setitem(sys.modules, "game_of_nim", load_module("game_of_nim", renamed))
+    d = load_module("game_of_nim_driver", PACK / "driver.py")
+    with pytest.raises(LookupError, match=r"no GameOfNim \(it has NimGame\)"):
+        d.initial([1])
+
+
+def test_a_game_that_never_ends_stops_after_one_move_per_object(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = sample(monkeypatch, "do_nothing").driver.replay([7, 5, 3, 1], HANDOUT_TYPED)
+    assert out["error"] == "the game did not end after 16 moves"
+    assert out["transcript"].count("no legal moves") == 8
 
 
 def test_errors_in_student_code_propagate(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -30,6 +30,9 @@ PURE_SAMPLES = [
     "terminal_empty_rows",
     "list_moves",
     "other_names",
+    "players_a_b",
+    "utility_literal_max",
+    "class_in_helper",
 ]
 
 

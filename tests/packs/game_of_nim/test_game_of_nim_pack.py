@@ -43,3 +43,20 @@ def test_handout_game_finishes_under_either_rule(
     out = env.driver.replay(PACK.settings["handout_board"], PACK.settings["handout_typed"], rule)
     assert out["error"] is None
     assert out["transcript"].endswith(f"{last_move}\nboard: [0, 0, 0, 0]\nMAX won the game\n")
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_every_criterion_quotes_the_handout() -> None:
+    # fixtures/game_of_nim/handout.txt is the course's handout, as distributed.
+    handout = words((PACK_DIR.parents[2] / "fixtures" / "game_of_nim" / "handout.txt").read_text())
+    for criterion in PACK.declaration.criteria:
+        quote = words(criterion.handout)
+        assert quote.startswith("instructor's choice: ") or quote in handout, criterion.id
+
+
+def test_no_rule_is_declared() -> None:
+    # syntax-error runs on every file anyway; nothing in the handout calls for another rule.
+    assert PACK.declaration.rules == []

@@ -2,6 +2,10 @@
 
 playable_games maps a key to a Game subclass; usable_strategies maps a key to
 a strategy (a function taking a game and returning a move).
+Add 'h' for your Stonehenge game, and 'mr' and 'mi' for your recursive and
+iterative minimax strategies: edit only the two mappings and the imports.
+
+You do not need to run python_ta on this file.
 """
 from game import Game
 from subtract_square_game import SubtractSquareGame
@@ -33,53 +37,49 @@ class GameInterface:
         self.p2_strategy = p2_strategy
 
     def play(self) -> None:
-        """Play the game to its end, showing each move and state."""
+        """Play the game to its end, showing each move and state.
+
+        An invalid move is asked for again.
+        """
         print(self.game.get_instructions())
         print(self.game.current_state)
         while not self.game.is_over(self.game.current_state):
             state = self.game.current_state
             print("The current available moves are:")
-            print(state.get_possible_moves())
+            for possible in state.get_possible_moves():
+                print(possible)
             player = state.get_current_player_name()
             if player == 'p1':
-                move = self.p1_strategy(self.game)
+                strategy = self.p1_strategy
             else:
-                move = self.p2_strategy(self.game)
-            if not state.is_valid_move(move):
-                print("That is an invalid move.")
-                continue
+                strategy = self.p2_strategy
+            move = strategy(self.game)
+            while not state.is_valid_move(move):
+                move = strategy(self.game)
             self.game.current_state = state.make_move(move)
             print("{} made the move {}. The game's state is now:".format(
                 player, move))
             print(self.game.current_state)
-        print(self._result())
-
-    def _result(self) -> str:
-        """Return the line that announces the end of the game."""
         if self.game.is_winner('p1'):
-            return "Player 1 is the winner!"
-        if self.game.is_winner('p2'):
-            return "Player 2 is the winner!"
-        return "It's a tie!"
-
-
-def choose(prompt: str, options: dict) -> object:
-    """Return the value of options whose key the player types in."""
-    key = ''
-    while key not in options:
-        key = input("{} ({}): ".format(prompt, ", ".join(options))).strip()
-    return options[key]
-
-
-def main() -> None:
-    """Ask for a game and two strategies, then play that game."""
-    game = choose("Choose a game", playable_games)
-    p1_strategy = choose("Choose player 1's strategy", usable_strategies)
-    p2_strategy = choose("Choose player 2's strategy", usable_strategies)
-    GameInterface(game, p1_strategy, p2_strategy).play()
+            print("Player 1 is the winner!")
+        elif self.game.is_winner('p2'):
+            print("Player 2 is the winner!")
+        else:
+            print("It's a tie!")
 
 
 if __name__ == "__main__":
-    main()
-    from python_ta import check_all
-    check_all(config="a2_pyta.txt")
+    game_key = ''
+    while game_key not in playable_games:
+        game_key = input("Choose a game ({}): ".format(
+            ", ".join(playable_games))).strip()
+    strategy_keys = []
+    for number in (1, 2):
+        strategy_key = ''
+        while strategy_key not in usable_strategies:
+            strategy_key = input("Choose player {}'s strategy ({}): ".format(
+                number, ", ".join(usable_strategies))).strip()
+        strategy_keys.append(strategy_key)
+    GameInterface(playable_games[game_key],
+                  usable_strategies[strategy_keys[0]],
+                  usable_strategies[strategy_keys[1]]).play()

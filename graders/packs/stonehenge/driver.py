@@ -1,9 +1,11 @@
 """Stonehenge driver: runs in the sandboxed child, stdlib only, returns plain data.
 
 Every operation reaches the submission through the starter API only:
-``game_interface.playable_games['h']`` (or ``stonehenge.StonehengeGame`` when the interface
-itself cannot be imported, so a broken strategy file does not also sink the game's marks),
-``game_interface.usable_strategies['mr' / 'mi']``, the game's single ``input()`` call (patched),
+``game_interface.playable_games['h']`` and ``usable_strategies['mr' / 'mi']``, whatever the
+classes and functions are called and whichever of the student's modules defines them (when
+game_interface.py cannot be imported, its entries are read statically by ``driver_entry``, and
+last ``stonehenge.StonehengeGame``, so a broken strategy file does not also sink the game's
+marks), the game's single ``input()`` call (patched),
 ``str_to_move``, ``make_move``, ``is_over``, ``is_winner``, ``str``, ``repr`` and
 ``rough_outcome``. Positions arrive as a side length, who starts, and a list of cell letters.
 
@@ -13,8 +15,10 @@ method costs the tests of that method and not the others.
 
 from __future__ import annotations
 
-import ast
 import builtins
+import contextlib
+import importlib
+import io
 import sys
 import time
 import traceback
@@ -22,14 +26,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import driver_entry
+
 FIELDS = ("board", "player", "moves", "over", "winners", "repr", "rough")
+
+
+_OURS = {"driver.py", "grader_driver.py", "driver_entry.py"}
 
 
 def _error(exc: BaseException) -> dict[str, str]:
     frames = traceback.extract_tb(exc.__traceback__)
     where = ""
     for frame in reversed(frames):
-        if Path(frame.filename).name != "driver.py":
+        if Path(frame.filename).name not in _OURS:
             where = f" ({Path(frame.filename).name}, line {frame.lineno})"
             break
     return {"error": f"{type(exc).__name__}: {exc}{where}"}
@@ -52,23 +61,9 @@ def _patched_input(answer: str):
         builtins.input = saved
 
 
-def _alias_missing_names() -> None:
-    """On a mixed workspace (the student's interface over the reference game), let the
-    student's ``from stonehenge import X`` find the reference classes whatever X is called."""
-    import stonehenge
-
-    tree = ast.parse(Path("game_interface.py").read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == "stonehenge":
-            for alias in node.names:
-                if not hasattr(stonehenge, alias.name):
-                    kind = "State" if "state" in alias.name.lower() else "Game"
-                    setattr(stonehenge, alias.name, getattr(stonehenge, f"Stonehenge{kind}"))
-
-
 def _interface(mixed: bool = False):
     if mixed:
-        _alias_missing_names()
+        driver_entry.alias_missing_names()
     import game_interface
 
     return game_interface
@@ -79,17 +74,25 @@ _FALLBACK = {"h": ("stonehenge", "StonehengeGame"), "s": ("subtract_square_game"
                                                            "SubtractSquareGame")}
 
 
-def _game_class(key: str = "h"):
+def _game_class(key: str = "h", instructor: bool = False):
+    """The game class ``playable_games[key]`` names; on a mixed workspace whose stonehenge.py
+    is the instructor's (``instructor``), the instructor's game."""
+    if instructor:
+        module, name = _FALLBACK[key]
+        return getattr(importlib.import_module(module), name)
     try:
         return _interface().playable_games[key]
     except Exception:
+        found = driver_entry.static_entry("playable_games", key)
+        if found is not None:
+            return found
         module, name = _FALLBACK[key]
-        return getattr(__import__(module), name)
+        return getattr(importlib.import_module(module), name)
 
 
-def _new_game(side: int | str, p1_starts: bool, key: str = "h"):
+def _new_game(side: int | str, p1_starts: bool, key: str = "h", instructor: bool = False):
     with _patched_input(str(side)) as prompts:
-        game = _game_class(key)(p1_starts)
+        game = _game_class(key, instructor)(p1_starts)
     return game, prompts
 
 
@@ -160,7 +163,7 @@ def new_game(side: int, p1_starts: bool = True) -> dict[str, Any]:
         "input_calls": len(prompts),
         "prompts": prompts,
         "has_current_state": hasattr(game, "current_state"),
-        **_snapshot(game, game.current_state, ["board", "player"]),
+        **_snapshot(game, game.current_state, ["board", "player", "moves"]),
     }
 
 
@@ -219,8 +222,22 @@ def moves_check(side: int, p1_starts: bool, moves: list[str],
     return {text: bool(state.is_valid_move(game.str_to_move(text))) for text in strings}
 
 
-def _strategy(key: str, mixed: bool):
-    return _interface(mixed).usable_strategies[key]
+# The instructor's strategy.py names its strategies as the handout does.
+_INSTRUCTOR_STRATEGIES = {"mr": "recursive_minimax_strategy", "mi": "iterative_minimax_strategy"}
+
+
+def _strategy(key: str, mixed: bool, instructor: bool = False):
+    """``usable_strategies[key]`` of the student's game_interface (read statically when the
+    module cannot be imported), or the instructor's strategy on a mix that has it."""
+    if instructor:
+        return getattr(importlib.import_module("strategy"), _INSTRUCTOR_STRATEGIES[key])
+    try:
+        return _interface(mixed).usable_strategies[key]
+    except Exception:
+        found = driver_entry.static_entry("usable_strategies", key)
+        if found is None:
+            raise
+        return found
 
 
 def _watching_recursion(func: Any, game: Any) -> tuple[Any, str | None]:
@@ -256,18 +273,19 @@ def _watching_recursion(func: Any, game: Any) -> tuple[Any, str | None]:
 
 def strategy(key: str, side: int = 0, p1_starts: bool = True, moves: list[str] | None = None,
              total: int | None = None, watch_recursion: bool = False,
-             mixed: bool = False) -> dict[str, Any]:
+             mixed: bool = False, instructor: bool = False) -> dict[str, Any]:
     """Ask the strategy ``usable_strategies[key]`` for a move.
 
-    On subtract square when ``total`` is given, else on Stonehenge after ``moves``. Reports the
-    move (as ``str``), whether the game's current state was left as it was, the time taken and,
-    when watched, the recursive function found.
+    On subtract square when ``total`` is given, else on Stonehenge after ``moves``. ``mixed``:
+    the student's strategy on the instructor's game; ``instructor``: the instructor's strategy
+    on the student's game. Reports the move (as ``str``), whether the game's current state was
+    left as it was, the time taken and, when watched, the recursive function found.
     """
-    func = _strategy(key, mixed)
+    func = _strategy(key, mixed, instructor)
     if total is not None:
-        game, _ = _new_game(total, p1_starts, key="s")
+        game, _ = _new_game(total, p1_starts, key="s", instructor=True)
     else:
-        game, _ = _new_game(side, p1_starts)
+        game, _ = _new_game(side, p1_starts, instructor=mixed)
         _advance(game, moves or [])
     state = game.current_state
     before = (str(state), repr(state))
@@ -289,3 +307,40 @@ def subtract_square(key: str, totals: list[int], mixed: bool = False) -> list[st
     """The move ``usable_strategies[key]`` picks on subtract square from each total (one call
     for all totals, so a hanging strategy costs one time-out, not one per total)."""
     return [strategy(key, total=total, mixed=mixed)["move"] for total in totals]
+
+
+def play_interface(side: int, p1_starts: bool, moves: list[str]) -> dict[str, Any]:
+    """Play ``moves`` through the student's ``game_interface.GameInterface`` (the starter's
+    loop) on ``playable_games['h']``, both players scripted: the first ``input()`` answers
+    who starts, the next the side length, any further one gets ``""``.
+
+    Reports the moves the loop asked for, those left over, whether ``play()`` returned and
+    the game was over then, and the last line it printed. A loop that asks for a move after
+    the script ends raises (the game did not end when it should have)."""
+    module = _interface()
+    answers = ["y" if p1_starts else "n", str(side)]
+    script, played = list(moves), []
+
+    def scripted(game: Any) -> Any:
+        if not script:
+            raise RuntimeError("the game asked for another move after "
+                               f"{' '.join(played)}, where it should be over")
+        played.append(script.pop(0))
+        return game.str_to_move(played[-1])
+
+    printed = io.StringIO()
+    saved = builtins.input
+    builtins.input = lambda prompt="": answers.pop(0) if answers else ""
+    try:
+        with contextlib.redirect_stdout(printed):
+            ui = module.GameInterface(module.playable_games["h"], scripted, scripted)
+            ui.play()
+    finally:
+        builtins.input = saved
+    lines = [line for line in printed.getvalue().splitlines() if line.strip()]
+    return {
+        "played": played,
+        "left": script,
+        "over": bool(ui.game.is_over(ui.game.current_state)),
+        "last_line": lines[-1].strip() if lines else "",
+    }

@@ -4,8 +4,9 @@ Usage: ``python -I driver_pyta.py CONFIG FILE...``. The first line of stdout is 
 (the python_ta, pylint and astroid versions); then one JSON line per file, written as soon as
 that file is done, so a run stopped by the time limit keeps the files it finished:
 
-- ``{"file": F, "messages": [...], "count": N}``: what python_ta reported (the first
-  MAX_MESSAGES of N), each with its id, symbol, category letter, line, column and text;
+- ``{"file": F, "messages": [...], "count": N}``: what python_ta reported (of N messages,
+  at most MAX_PER_KIND of each kind, so every kind is seen), each with its id, symbol,
+  category letter, line, column and text;
 - ``{"file": F, "not_checked": WHY}``: python_ta refused the file (a ``pylint:`` comment, a
   tokenize error), with the words it logged;
 - ``{"file": F, "crash": WHAT}``: python_ta itself raised an exception.
@@ -19,7 +20,7 @@ import json
 import logging
 import sys
 
-MAX_MESSAGES = 100
+MAX_PER_KIND = 20
 
 
 def main(argv):
@@ -61,11 +62,13 @@ def check(python_ta, config, name, log):
         said = [line for line in log.read().splitlines() if line.strip()]
         return {"file": name, "not_checked": " ".join(said[-3:])[:2000]}
     found = [message for key in checked for message in reporter.messages[key]]
-    return {
-        "file": name,
-        "messages": [describe(message) for message in found[:MAX_MESSAGES]],
-        "count": len(found),
-    }
+    per_kind = {}
+    kept = []
+    for message in found:
+        per_kind[message.msg_id] = per_kind.get(message.msg_id, 0) + 1
+        if per_kind[message.msg_id] <= MAX_PER_KIND:
+            kept.append(describe(message))
+    return {"file": name, "messages": kept, "count": len(found)}
 
 
 def describe(message):

@@ -11,6 +11,7 @@ own). Stonehenge has no draws: every score is 1 or -1.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -178,16 +179,17 @@ def render(pos: Position) -> str:
 
 
 def tokens(board: str) -> list[list[str]]:
-    """Token-wise view of a board: per line, the tokens made only of letters, digits or '@'.
+    """Token-wise view of a board: per line, its runs of letters, digits or '@'.
 
-    Lines holding no such token (the connector art) are dropped, so whitespace and the
-    slashes are not graded; markers, cells and their order are.
+    Anything else separates tokens (spaces, ``-``, ``|``, brackets), so ``@ - A - B``,
+    ``@-A-B`` and ``@ | A | B`` read the same; lines holding no token (the connector art)
+    are dropped. Markers, cells and their order are graded; spacing and separators are not.
     """
-    kept = [
-        [tok for tok in line.split() if all(ch.isalnum() or ch == "@" for ch in tok)]
-        for line in board.splitlines()
-    ]
+    kept = [_TOKEN.findall(line) for line in board.splitlines()]
     return [line for line in kept if line]
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9@]+")
 
 
 class _Solver:

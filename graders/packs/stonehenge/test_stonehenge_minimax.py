@@ -1,7 +1,8 @@
 """Grader tests for the two minimax strategies (parent side, plain data only).
 
-The student's strategies play on the REFERENCE game (a mixed workspace: their strategy.py
-and game_interface.py, the instructor's stonehenge.py), so a bug in their game costs marks
+The student's strategies play on the REFERENCE game (a mixed workspace: their files and helper
+modules, with the instructor's stonehenge.py over their own; the driver plays the instructor's
+StonehengeGame whatever their game_interface imports), so a bug in their game costs marks
 once, in the game criteria. Each strategy gets its own worker, so one that hangs does not
 use up the other's time. Any move with the optimal score is accepted: the oracle knows every
 move's score. Positions keep the plain minimax tree small (see generate.search_positions).
@@ -79,10 +80,13 @@ def test_iterative_optimal_move(make_worker, position):
 
 def check_state_kept(worker, key):
     position = POSITIONS[2]
-    got = worker.call("strategy", key, position["side"], position["p1_starts"],
-                      position["moves"], mixed=True)
+    side, p1_starts, moves = position["side"], position["p1_starts"], position["moves"]
+    got = worker.call("strategy", key, side, p1_starts, moves, mixed=True)
     assert got["state_kept"], (
         f"the {NAMES[key]} strategy changed game.current_state; it must only look ahead")
+    # Leaving the state alone earns this share only where the strategy also did its job.
+    assert got["move"] in position["best"], expect.explain_choice(side, p1_starts, moves,
+                                                                  got["move"])
 
 
 def test_recursive_keeps_the_current_state(make_worker):
@@ -95,9 +99,12 @@ def test_iterative_keeps_the_current_state(make_worker):
 
 def test_iterative_never_recurses(make_worker):
     position = POSITIONS[2]
+    side, p1_starts, moves = position["side"], position["p1_starts"], position["moves"]
     got = on_reference_game(make_worker, "mi").call(
-        "strategy", "mi", position["side"], position["p1_starts"], position["moves"],
-        mixed=True, watch_recursion=True)
+        "strategy", "mi", side, p1_starts, moves, mixed=True, watch_recursion=True)
     assert got["recursion"] is None, (
-        f"while the iterative strategy ran, {got['recursion']}() in strategy.py was called "
+        f"while the iterative strategy ran, {got['recursion']}() in its module was called "
         "while it was already running: that is recursion. Use a loop over an explicit stack")
+    # No recursion earns this share only where the strategy also found the move.
+    assert got["move"] in position["best"], expect.explain_choice(side, p1_starts, moves,
+                                                                  got["move"])

@@ -104,7 +104,9 @@ def loaded(workspace: Path, monkeypatch) -> Iterator[ModuleType]:
     """Import the pack's driver with ``workspace`` as the working folder and on sys.path."""
     _forget_workspace_modules()
     monkeypatch.chdir(workspace)
+    monkeypatch.syspath_prepend(str(PACK))
     monkeypatch.syspath_prepend(str(workspace))
+    sys.modules.pop("driver_entry", None)
     spec = importlib.util.spec_from_file_location("stonehenge_driver_under_test",
                                                   PACK / "driver.py")
     assert spec is not None and spec.loader is not None

@@ -120,7 +120,7 @@ def real_run_tool(tmp_path_factory):
 
 @pytest.mark.sandbox
 def test_the_reference_gets_nothing_the_starter_does_not(real_run_tool):
-    files = ["stonehenge.py", "strategy.py", "game_interface.py"]
+    files = ["stonehenge.py", "strategy.py"]
     sources = {name: (REFERENCE / name).read_text() for name in files}
     reference = pyta.run(real_run_tool(sources), files)
     starter = pyta.run(real_run_tool({}), files)
@@ -128,7 +128,31 @@ def test_the_reference_gets_nothing_the_starter_does_not(real_run_tool):
     for name in files:
         assert pyta.new_messages(reference.files[name].messages,
                                  starter.files[name].messages) == [], name
-    assert starter.files["game_interface.py"].messages, "the starter's globals are reported"
+
+
+COURSE_DISABLED = '''"""A helper module."""
+from game_state import GameState
+
+
+class Leftover(GameState):
+    """A state that forgets its parent's constructor."""
+
+    def __init__(self, is_p1_turn: bool) -> None:
+        """Make it."""
+        # TODO: call the parent constructor
+        self.p1_turn = is_p1_turn
+        "a string statement"
+        print("io is allowed by the course's config")
+'''
+
+
+@pytest.mark.sandbox
+def test_the_courses_config_disables_what_it_disabled(real_run_tool):
+    """a2_pyta.txt as the course had it: W0511 (fixme), W0105 (a string statement), W0231
+    (no super().__init__), E9998 (I/O) and E9999 (imports) are off."""
+    run = pyta.run(real_run_tool({"leftover.py": COURSE_DISABLED}), ["leftover.py"])
+    found = {message.id for message in run.files["leftover.py"].messages}
+    assert not found & {"W0511", "W0105", "W0231", "E9998", "E9999"}, found
 
 
 @pytest.mark.sandbox

@@ -13,7 +13,7 @@ import re
 import shutil
 import zipfile
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
@@ -154,9 +154,17 @@ def prepare(source: Path, pack: Pack, work_root: Path) -> Submission:
             submission.files[name] = _decode(name, raw[path], submission)
     _add_helpers(submission, pack, raw, picked)
     submission.submitted_at = _submitted_at(raw)
-    _build_workspace(submission, pack, raw)
+    _build_workspace(submission, pack)
     submission.digest = _digest(submission, pack)
     return submission
+
+
+def materialize(submission: Submission, pack: Pack, work_root: Path) -> Submission:
+    """The same submission with a fresh workspace under ``work_root``, built from its collected
+    files alone (for a machine that cannot read the hand-in: a cluster worker)."""
+    copy = replace(submission, workspace=work_root / slugify(submission.id))
+    _build_workspace(copy, pack)
+    return copy
 
 
 def _add_helpers(
@@ -355,7 +363,7 @@ def _submitted_at(raw: dict[str, bytes]) -> datetime | None:
         return None
 
 
-def _build_workspace(submission: Submission, pack: Pack, raw: dict[str, bytes]) -> None:
+def _build_workspace(submission: Submission, pack: Pack) -> None:
     workspace = submission.workspace
     try:  # exclusive: a workspace is never shared with, or taken over from, another student
         workspace.mkdir(parents=True)

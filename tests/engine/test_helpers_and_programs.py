@@ -8,7 +8,7 @@ from pathlib import Path
 
 from graders.extras import find_program, reads_argv
 from graders.packs import Pack, get_pack
-from graders.submissions import prepare
+from graders.submissions import materialize, prepare
 
 STONEHENGE = get_pack("stonehenge")
 PNT = get_pack("pnt")
@@ -119,3 +119,14 @@ def test_argv_is_read_through_an_import_too():
     assert reads_argv(b"from sys import argv\nprint(argv[1])\n")
     assert not reads_argv(b"argv = []\n")
     assert reads_argv(b"import sys\nprint(sys.argv  # broken (\n")  # unparsable: by text
+
+
+def test_a_submission_rebuilds_its_workspace_from_its_files_alone(tmp_path: Path):
+    pack = with_entry_program(PNT, "pnt.py")
+    folder = hand_in(tmp_path / "s", {"Main.py": PROGRAM, "common.py": "X = 1\n"})
+    sub = prepare(folder, pack, tmp_path / "work")
+    moved = materialize(sub, pack, tmp_path / "elsewhere")
+    assert moved.workspace.parent == tmp_path / "elsewhere" and moved.files == sub.files
+    built = sorted(p.name for p in moved.workspace.iterdir())
+    assert built == sorted(p.name for p in sub.workspace.iterdir())
+    assert (moved.workspace / "common.py").read_text() == "X = 1\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tippy_testkit import REFERENCE, TEMPLATES, driver_on, workspace_with
 
-from graders.packs.tippy import generate, oracle
+from graders.packs.tippy import expect, generate, oracle
 
 STR_OF_REFERENCE = "        lines = ['   ' + ' '.join(str(c) for c in range(self.size))]"
 
@@ -38,6 +38,15 @@ VARIANTS = {
         ("    def __eq__(self, other):", "    def _eq(self, other):"),
         ("    def __hash__(self):", "    def _hash(self):"),
         ("    def __repr__(self):", "    def _repr(self):")]},
+    "moves keep letters only: squares found by their effect on str": {"tippy_move.py": [
+        ("        self.row = row\n        self.column = column",
+         "        self.code = chr(97 + row) + chr(97 + column)\n\n"
+         "    row = property(lambda self: ord(self.code[0]) - 97)\n"
+         "    column = property(lambda self: ord(self.code[1]) - 97)"),
+        ("        return 'TippyMove({}, {})'.format(self.row, self.column)",
+         "        return 'TippyMove({!r})'.format(self.code)"),
+        ("        return 'Mark row {}, column {}'.format(self.row, self.column)",
+         "        return 'Mark ' + self.code")]},
 }
 
 
@@ -74,10 +83,17 @@ def test_play_stops_at_a_square_no_move_marks(ref_driver):
     assert result["stopped"]["at"] == 1 and result["final"]["board"] == ["X..", "...", "..."]
 
 
+def test_moves_are_read_from_their_attributes_rows_first(ref_driver):
+    facts = ref_driver.move_facts(3)
+    assert facts["how"] == "number 1 of its attribute row and number 1 of its attribute column"
+    assert facts["texts"][1] == ["TippyMove(0, 1)", "Mark row 0, column 1"]
+
+
 def test_apply_effects_and_replay_taken_on_the_reference(ref_driver):
     effects = ref_driver.apply_effects(3, [[1, 1]])
     assert len(effects["checks"]) == 8
-    assert all(c["state_unchanged"] and not c["returned_self"] for c in effects["checks"])
+    assert all(c["state_unchanged"] and not c["returned_self"] and c["result_right"]
+               for c in effects["checks"])
     taken = ref_driver.replay_taken(4, [[0, 0], [1, 1], [2, 2]])
     assert [r["returned_none"] for r in taken["results"]] == [True, True, True]
 
@@ -104,17 +120,28 @@ def test_variants_are_read_like_the_reference(tmp_path, variant):
         results = driver.play_many(4, games)
         effects = driver.apply_effects(3, [[1, 1]])
     for cells, result in zip(games, results, strict=True):
-        assert result["board"] == oracle.replay(4, cells)
+        assert result["board"] == oracle.replay(4, cells) and result["stopped"] is None
         assert result["over"] is True
+        assert result["winner"] == expect.summary(4, cells)["winner"]
     mutates = variant.startswith("apply_move mutates")
     assert effects["checks"][0]["state_unchanged"] is not mutates
     assert effects["checks"][0]["returned_self"] is mutates
 
 
+def test_a_do_nothing_game_reaches_no_position(tmp_path):
+    folder = workspace_with(tmp_path, {"tippy_game_state.py": [
+        ("        return TippyGameState(self.opponent(), size=self.size, board=board)",
+         "        return self")]})
+    with driver_on(folder) as driver:
+        result = driver.play(3, [[0, 0], [1, 1]])
+    assert result["stopped"] == {"at": 0, "cell": [0, 0], "why": "after apply_move(TippyMove(0, "
+                                 "0)) the square is still among the possible next moves"}
+
+
 def test_a_game_that_ignores_the_size_prompt_is_reported(tmp_path):
     folder = workspace_with(tmp_path, {"tippy_game_state.py": [
         ("            size = _ask_size()", "            pass")]})
-    with driver_on(folder) as driver, pytest.raises(RuntimeError, match="gave 9 moves"):
+    with driver_on(folder) as driver, pytest.raises(RuntimeError, match="gave 9 moves .expected 16"):
         driver.play(4, [])
 
 

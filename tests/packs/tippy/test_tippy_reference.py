@@ -159,10 +159,28 @@ def test_reference_game_view_plays_tippy_against_minimax():
     assert "Size of the grid (at least 3)? " in result.stdout
     assert result.stdout.strip().splitlines()[-1] in {
         "Beat ya!", "Congrats -- you won!!", "We tied..."}
-    assert "The computer plays: Mark row" in result.stdout
+    assert "The computer chooses: Mark row" in result.stdout
+    assert "t to play Tippy" in result.stdout
 
 
 def test_starter_game_view_still_plays_subtract_square():
     result = run_game_view(TEMPLATES, "s\nr\n\n1\n" + "1\n" * 5)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "Congrats -- you won!!"
+    assert "You choose: Remove 1" in result.stdout
+
+
+def test_starter_game_view_is_the_courses():
+    """The spec's facts: no module docstring, imports inside __main__, the two prompts."""
+    source = (TEMPLATES / "game_view.py").read_text()
+    assert source.startswith("class GameView:")
+    assert "    from subtract_square_state import SubtractSquareState" in source
+    assert "input('s to play Subtract Square, ')" in source
+    assert "input('r for random strategy for computer: ')" in source
+    assert "while self.state.possible_next_moves():" in source
+
+
+def test_starter_game_view_asks_again_after_an_illegal_move():
+    result = run_game_view(TEMPLATES, "s\nr\n\n1\n5\n1\n")
+    assert result.returncode == 0, result.stderr
+    assert "Illegal move: Remove 5\nPlease try again." in result.stdout

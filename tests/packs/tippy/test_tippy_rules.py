@@ -9,6 +9,7 @@ from tippy_testkit import REFERENCE, ROOT, TEMPLATES
 
 from graders.rules import get_rule
 from graders.rules.base import RuleContext, Violation
+from graders.packs.tippy import view_lines
 from graders.rules.changed_lines import hunks, ranges
 
 SAMPLES = ROOT / "fixtures" / "tippy" / "submissions"
@@ -44,9 +45,9 @@ def test_a_rewritten_play_method_is_too_many_lines_and_outside_the_menus():
 
 
 def test_twelve_changed_lines_in_the_menus_are_one_too_many():
-    extra = "".join(f"import module_{i}\n" for i in range(12))
-    source = STARTER_VIEW.replace("from strategy_random import StrategyRandom\n",
-                                  "from strategy_random import StrategyRandom\n" + extra)
+    extra = "".join(f"    import module_{i}\n" for i in range(12))
+    source = STARTER_VIEW.replace("    from strategy_random import StrategyRandom\n",
+                                  "    from strategy_random import StrategyRandom\n" + extra)
     assert [v.message.count("12 lines") for v in changed(source)] == [1]
     assert changed(source, max_changed=12) == []
 
@@ -56,6 +57,29 @@ def test_one_changed_line_outside_the_menus_is_reported_with_its_text():
     (violation,) = changed(source)
     assert violation.line == source.splitlines().index("            print('Draw')") + 1
     assert "outside the parts" in violation.message and "import lines" in violation.message
+
+
+def view_changes(source: str) -> view_lines.Changes:
+    return view_lines.changes(STARTER_VIEW, source)
+
+
+def test_view_lines_leave_out_docstrings_comments_blank_lines_and_prompts():
+    source = ('"""My game view."""\n\n' + STARTER_VIEW).replace(
+        "    def play(self):", "    # the loop\n\n    def play(self):").replace(
+        "input('s to play Subtract Square, ')", "input('s: subtract square, t: tippy '\n"
+        "                  'please type one: ')")
+    assert view_changes(source) == view_lines.Changes(0, [])
+
+
+def test_view_lines_count_code_and_place_it():
+    reference = (REFERENCE / "game_view.py").read_text()
+    assert view_changes(reference) == view_lines.Changes(4, [])
+    source = STARTER_VIEW.replace("print('We tied...')", "print('Draw')  # shorter")
+    changed = view_changes(source)
+    assert changed.count == 1 and changed.outside == [
+        source.splitlines().index("            print('Draw')  # shorter") + 1]
+    rewritten = view_changes((SAMPLES / "game_view_rewritten" / "game_view.py").read_text())
+    assert rewritten.count > 11 and rewritten.outside
 
 
 def test_a_deleted_line_outside_the_menus_is_reported():

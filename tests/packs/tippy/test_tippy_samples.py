@@ -25,3 +25,22 @@ def test_failures_explain_themselves(results):
     assert "(vs the reference)" in diff.message
     changed = [v for v in results["game_view_rewritten"].violations if v.rule == "changed-lines"]
     assert any("allows at most 11" in v.message for v in changed)
+
+
+REAL_STYLE = ["squares_lists", "dict_board_starter_kept", "board_module", "move_coords_in_repr",
+              "minimax_memo_helper"]
+
+
+def test_real_style_samples_get_full_marks_and_do_nothing_at_most_a_tenth(results):
+    for name in REAL_STYLE:
+        assert results[name].total == 100.0, name
+    assert results["pep8_dozens"].total >= 95.0
+    assert results["do_nothing"].total <= 10.0
+
+
+def test_pep8_deducts_per_distinct_code_in_helpers_too(results):
+    kinds = {(v.file, v.kind) for v in results["pep8_dozens"].violations if v.rule == "pep8"}
+    assert {kind for _, kind in kinds} == {"E231", "E225", "E501"}
+    assert ("tippy_board.py", "E231") in kinds
+    [pep8] = [m for m in results["pep8_dozens"].criteria if m.id == "pep8"]
+    assert pep8.earned == 2.0

@@ -1,6 +1,7 @@
 """The PNT test cases and the field checks the grader tests use (parent side).
 
-Students' programs are run, never imported: ``python3 pnt.py <args>`` in the sandbox, once per
+Students' programs are run, never imported: ``python3 pnt.py <args>`` in the sandbox (the
+student's program under the name the pack declares, whatever they called it), once per
 case and submission (the seven field tests of a case share the run through a cache that lives
 for one grading session). The
 output is parsed with :mod:`graders.packs.pnt.output` and compared with the expected output
@@ -11,13 +12,15 @@ program printed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 
 from graders.errors import GraderError
 from graders.packs import Pack, project_root
 from graders.packs.pnt.cases import Case, parse_cases
 from graders.packs.pnt.output import LABELS, NAMES, ParsedOutput, branching_matches, parse_output
 from graders.sandbox import RunResult
+from graders.submissions import Submission
 from graders.testing import Mismatch
 
 PROGRAM = ["python3", "pnt.py"]
@@ -25,8 +28,9 @@ PROGRAM = ["python3", "pnt.py"]
 SAMPLE = Case("sample", parse_cases("TakeTokens 7 3 1 4 2 3")[0].position)
 SAMPLE_OUTPUT = "output_sample.txt"
 OFFICIAL_NAMES = ["input1", "input2", "input3"]
-# Hidden inputs, in fixtures/<id>/inputs/: generated positions, then hand-picked ones.
-HIDDEN_FILES = ("hidden.txt", "targeted.txt")
+# Hidden inputs, in fixtures/<id>/inputs/: generated positions, hand-picked ones, then the
+# cases chosen so that each handout rule is exposed at least three times (cover.py).
+HIDDEN_FILES = ("hidden.txt", "targeted.txt", "rules.txt")
 
 
 @dataclass(frozen=True)
@@ -68,10 +72,19 @@ class CaseRun:
     expected: ParsedOutput
     got: ParsedOutput
     problem: str | None
+    # The program's name as handed in (main.py, Main.py, ...), for the command shown.
+    program: str = PROGRAM[-1]
 
     @property
     def command(self) -> str:
-        return " ".join([*PROGRAM, *self.case.position.argv()])
+        """The command the student can type to reproduce the run."""
+        return " ".join([PROGRAM[0], self.program, *self.case.position.argv()])
+
+
+def program_name(submission: Submission) -> str:
+    """The file name the student's program was handed in under (pnt.py when so named)."""
+    handed_in = submission.aliases.get(PROGRAM[-1], PROGRAM[-1])
+    return PurePosixPath(handed_in).name
 
 
 def load_case(
@@ -94,8 +107,13 @@ def run_case(
     expected_text: str,
     pack: Pack,
     run_program: Callable[..., RunResult],
+    program: str = PROGRAM[-1],
 ) -> CaseRun:
     """Run the student's program on `case` once per submission `key`, cached in `runs`.
+
+    It always runs as ``python3 pnt.py``: where the student's program has another name, the
+    engine wrote it into the workspace as pnt.py too (beside the original and its helper
+    modules); `program` is that original name, shown in the report's commands.
 
     `runs` lives as long as one grading session. Tests are ordered by submission, so a new key
     means the previous student is done: their runs are dropped.
@@ -107,14 +125,37 @@ def run_case(
                 f"expected output of {case.name} does not parse: "
                 f"{expected.problem_lines()} (run `grade golden {pack.id}`)"
             )
+        if any(done != key for done, _ in runs):
+            runs.clear()
         run = run_program([*PROGRAM, *case.position.argv()])
         problem = run.problem(pack.limits)
         if run.output_truncated:
             problem = problem or f"printed more than {pack.limits.output_kb} KB"
-        if any(done != key for done, _ in runs):
-            runs.clear()
-        runs[(key, case.name)] = CaseRun(case, run, expected, parse_output(run.stdout), problem)
+        got = parse_output(run.stdout)
+        runs[(key, case.name)] = CaseRun(case, run, expected, got, problem, program)
     return runs[(key, case.name)]
+
+
+def answered(result: CaseRun, sample: CaseRun) -> CaseRun:
+    """`result`, failed as a whole when it is not an answer to its own position.
+
+    No vacuous credit: a program that printed exactly the six values it printed for the
+    handout's sample, on a position whose right answer differs, printed constants (the
+    handout's own example, most likely); no field of that case earns anything by chance.
+    """
+    if result.problem is not None or result.case.name == sample.case.name:
+        return result
+    got = result.got.values
+    if all(value is None for value in got.values()) or got != sample.got.values:
+        return result
+    if result.expected.values == sample.expected.values:
+        return result
+    problem = (
+        f"printed exactly what it printed for the handout's sample "
+        f"({' '.join(sample.case.position.argv())}), whose answer differs: "
+        "this is not an answer to this position"
+    )
+    return replace(result, problem=problem)
 
 
 def field_ok(result: CaseRun, name: str) -> bool:

@@ -5,16 +5,20 @@ from __future__ import annotations
 import pytest
 
 from graders.packs import get_pack
+from graders.packs.pnt.cases import parse_cases
 from graders.packs.pnt.grading import (
     SAMPLE,
     CaseRef,
+    answered,
     check_fields,
     check_format,
     field_ok,
     load_case,
+    program_name,
     run_case,
 )
 from graders.sandbox import RunResult
+from graders.submissions import Submission
 from graders.testing import Mismatch
 
 PACK = get_pack("pnt")
@@ -112,3 +116,47 @@ def test_hidden_cases_read_their_golden_file():
         lambda name: asked.append(name) or EXPECTED,
     )
     assert asked == ["extra1.txt"] and case.position.argv() == ["7", "1", "3", "2"]
+
+
+def test_command_names_the_program_as_handed_in():
+    result = run_case({}, "s", SAMPLE, EXPECTED, PACK, fake_runner(EXPECTED), program="Main.py")
+    assert result.command == "python3 Main.py 7 3 1 4 2 3"
+    assert result.run.argv == ["python3", "pnt.py", "7", "3", "1", "4", "2", "3"]
+
+
+def test_program_name_follows_the_alias(tmp_path):
+    named = Submission("a", tmp_path, tmp_path)
+    assert program_name(named) == "pnt.py"
+    named.aliases["pnt.py"] = "472-Code3/Main.py"
+    assert program_name(named) == "Main.py"
+
+
+def other_case(stdout: str):
+    [case] = parse_cases("input2: 7 1 1 2")
+    return run_case({}, "student", case, OTHER, PACK, fake_runner(stdout))
+
+
+OTHER = (
+    "Move: 5\nValue: -1.0\nNumber of Nodes Visited: 12\nNumber of Nodes Evaluated: 7\n"
+    "Max Depth Reached: 2\nAvg Effective Branching Factor: 2.2\n"
+)
+
+
+def test_the_same_output_for_another_position_fails_whole():
+    sample = graded(EXPECTED)
+    constant = answered(other_case(EXPECTED), sample)
+    assert constant.problem and "not an answer to this position" in constant.problem
+    with pytest.raises(Mismatch, match="handout's sample"):
+        check_fields(constant, ["move"])  # right by chance: 5 is input2's move too
+    with pytest.raises(Mismatch):
+        check_format(constant)
+
+
+def test_real_answers_are_left_alone():
+    sample = graded(EXPECTED)
+    right = answered(other_case(OTHER), sample)
+    assert right.problem is None
+    check_fields(right, ["move", "value", "visited"])
+    assert answered(sample, sample) is sample
+    crashed = graded("", exit_code=1)
+    assert answered(other_case(""), crashed).problem is None  # nothing printed: no verdict

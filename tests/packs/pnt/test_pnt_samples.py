@@ -6,6 +6,25 @@ import json
 
 import pytest
 
+from graders.packs import get_pack
+from graders.packs.pnt.cases import parse_cases
+from graders.packs.pnt.grading import SAMPLE, hidden_cases
+from graders.packs.pnt.variants import exposes
+from graders.selfcheck import expected_by_student
+
+PACK = get_pack("pnt")
+EXPECTED = expected_by_student(PACK)
+FLAWED = sorted(name for name, expected in EXPECTED.items() if expected["total"] < 95)
+# Samples whose mistake is exactly one flaw of the pack's model (graders/packs/pnt/variants.py).
+ONE_FLAW = {
+    "first_move_rule": "first_move_even",
+    "eval_sign_min": "eval_sign_min",
+    "ties_to_larger": "ties_to_larger",
+    "no_pruning": "no_pruning",
+    "root_depth_one": "root_depth_one",
+}
+CASES = [*parse_cases(PACK.template_text("testcase.txt")), SAMPLE, *hidden_cases()]
+
 
 @pytest.fixture(scope="module")
 def graded(graded_samples):
@@ -38,3 +57,49 @@ def test_timeout_is_named(results):
         t for t in results["infinite_loop"].tests if t.name == "test_move" and t.case == "input1"
     ]
     assert "did not finish within 10 s" in failure.message
+
+
+def failing_cases(result) -> set[str]:
+    return {test.case for test in result.tests if test.outcome == "failed"}
+
+
+@pytest.mark.parametrize("name", FLAWED)
+def test_each_flawed_sample_fails_at_least_three_cases(results, name: str):
+    assert len(failing_cases(results[name])) >= 3
+
+
+@pytest.mark.parametrize("name", sorted(ONE_FLAW))
+def test_flawed_sample_fails_exactly_where_its_rule_is_exposed(results, name: str):
+    # The model predicts the real program: the cases it fails are the ones that expose its
+    # rule, so the hidden cases chosen for that rule are what costs it marks.
+    exposed = {case.name for case in CASES if exposes(case.position, ONE_FLAW[name])}
+    assert failing_cases(results[name]) == exposed
+
+
+@pytest.mark.parametrize(
+    ("name", "program"),
+    [
+        ("main_py", "main.py"),
+        ("split_modules", "472-Code3/Main.py"),
+        ("old_and_new", "Assignment3.py"),
+    ],
+)
+def test_programs_under_other_names_are_found_and_named(results, name: str, program: str):
+    result = results[name]
+    [notice] = [v for v in result.violations if v.rule == "program-file"]
+    assert notice.file == program and notice.deduction == 0
+    assert "other programs found" not in notice.message  # old_version.py never reads sys.argv
+    assert result.total == 100
+
+
+def test_helper_modules_are_checked_like_the_program(results):
+    flagged = {v.file for v in results["old_and_new"].violations if v.rule == "pep8"}
+    assert flagged == {"old_version.py"}
+
+
+def test_constants_earn_nothing_by_chance(results):
+    result = results["do_nothing"]
+    passed = {test.case for test in result.tests if test.outcome == "passed"}
+    assert passed == {"sample"}
+    [move] = [t for t in result.tests if t.name == "test_move" and t.case == "input2"]
+    assert "printed exactly what it printed for the handout's sample" in move.message

@@ -1,0 +1,83 @@
+"""The Dask route grades exactly as the local one, survives a lost worker, and refuses a worker
+whose harness differs."""
+
+from __future__ import annotations
+
+import os
+import signal
+from dataclasses import asdict, replace
+from pathlib import Path
+
+import pytest
+
+from graders.batch import digest_pack
+from graders.cluster import close_client, grade_remote, open_client, run_on_cluster
+from graders.errors import GraderError
+from graders.packs import get_pack
+from graders.parallel import GradeOptions, grade_share
+from graders.sandbox import detect_isolation
+from graders.submissions import prepare
+
+PACK = get_pack("altnim")
+SAMPLES = ["correct", "wrong_eval_sign", "syntax_error", "do_nothing", "helper_function"]
+
+
+def options() -> GradeOptions:
+    return GradeOptions(isolation=detect_isolation(), pack_digest=digest_pack(PACK), root=None)
+
+
+def prepared(tmp_path: Path):
+    folder = PACK.fixtures_dir / "submissions"
+    return [prepare(folder / name, PACK, tmp_path / str(i)) for i, name in enumerate(SAMPLES)]
+
+
+def comparable(result) -> dict:
+    data = asdict(result)
+    for key in ("graded_at", "seconds"):
+        data.pop(key)
+    for test in data["tests"]:
+        test.pop("seconds")
+    return data
+
+
+@pytest.fixture(scope="module")
+def client():
+    client = open_client("local:2")
+    yield client
+    close_client(client)
+
+
+def test_the_cluster_gives_the_local_results(client, tmp_path: Path):
+    submissions = prepared(tmp_path)
+    local = {r.student: comparable(r) for r in grade_share(PACK.id, submissions, options())}
+    shares = [submissions[:2], submissions[2:]]
+    remote = {}
+    for share, results in run_on_cluster(client, PACK.id, shares, options()):
+        assert isinstance(results, list), results
+        remote.update({r.student: comparable(r) for r in results})
+    assert remote == local
+
+
+def test_a_lost_worker_loses_no_student(client, tmp_path: Path):
+    submissions = prepared(tmp_path)
+    shares = [[s] for s in submissions]
+    pids = list(client.run(os.getpid).values())
+    graded: list[str] = []
+    for count, (share, results) in enumerate(run_on_cluster(client, PACK.id, shares, options())):
+        if count == 0:
+            os.kill(pids[0], signal.SIGKILL)  # a worker dies mid-batch; the nanny restarts it
+        assert isinstance(results, list), results
+        graded += [r.student for r in results]
+    assert sorted(graded) == sorted(s.id for s in submissions)
+
+
+def test_a_worker_with_another_harness_refuses(tmp_path: Path):
+    [submission] = prepared(tmp_path)[:1]
+    stale = replace(options(), pack_digest="0" * 64)
+    with pytest.raises(GraderError, match="differs from the parent's"):
+        grade_remote(PACK.id, [submission], stale)
+
+
+def test_a_bad_cluster_spec_is_named():
+    with pytest.raises(GraderError, match="local:N"):
+        open_client("local:zero")

@@ -52,7 +52,7 @@ def test_the_cluster_gives_the_local_results(client, tmp_path: Path):
     local = {r.student: comparable(r) for r in grade_share(PACK.id, submissions, options())}
     shares = [submissions[:2], submissions[2:]]
     remote = {}
-    for share, results in run_on_cluster(client, PACK.id, shares, options()):
+    for _share, results in run_on_cluster(client, PACK.id, shares, options()):
         assert isinstance(results, list), results
         remote.update({r.student: comparable(r) for r in results})
     assert remote == local
@@ -63,7 +63,7 @@ def test_a_lost_worker_loses_no_student(client, tmp_path: Path):
     shares = [[s] for s in submissions]
     pids = list(client.run(os.getpid).values())
     graded: list[str] = []
-    for count, (share, results) in enumerate(run_on_cluster(client, PACK.id, shares, options())):
+    for count, (_share, results) in enumerate(run_on_cluster(client, PACK.id, shares, options())):
         if count == 0:
             os.kill(pids[0], signal.SIGKILL)  # a worker dies mid-batch; the nanny restarts it
         assert isinstance(results, list), results

@@ -141,7 +141,7 @@ def test_a_do_nothing_game_reaches_no_position(tmp_path):
 def test_a_game_that_ignores_the_size_prompt_is_reported(tmp_path):
     folder = workspace_with(tmp_path, {"tippy_game_state.py": [
         ("            size = _ask_size()", "            pass")]})
-    with driver_on(folder) as driver, pytest.raises(RuntimeError, match="gave 9 moves .expected 16"):
+    with driver_on(folder) as driver, pytest.raises(RuntimeError, match="9 moves .expected 16"):
         driver.play(4, [])
 
 

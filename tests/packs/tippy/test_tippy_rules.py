@@ -7,9 +7,9 @@ import ast
 import pytest
 from tippy_testkit import REFERENCE, ROOT, TEMPLATES
 
+from graders.packs.tippy import view_lines
 from graders.rules import get_rule
 from graders.rules.base import RuleContext, Violation
-from graders.packs.tippy import view_lines
 from graders.rules.changed_lines import hunks, ranges
 
 SAMPLES = ROOT / "fixtures" / "tippy" / "submissions"

@@ -211,9 +211,10 @@ def test_utility(student, pack, case):
     first, value = out["player"], out["value"]
     wins = first_player_wins(len(path), rule)
     taker = "the first player" if len(path) % 2 else "the second player"
+    alias = "" if first == "MAX" else ", the handout's MAX"
     story = (
         f"{game_text(board, path)}: {taker} took the last object, so under the {rule} rule "
-        f"the first player ({first!r}, MAX in the handout) {'wins' if wins else 'loses'}"
+        f"the first player ({first!r}{alias}) {'wins' if wins else 'loses'}"
     )
     sign = "positive" if wins else "negative"
     if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -155,7 +155,8 @@ def test_notes(student, pack):
             "grader passed the board positionally"
         )
     players = out["labels"] or []
-    if len(set(map(str, players))) == 2 and set(players) != {"MAX", "MIN"}:
+    distinct = None not in players and len(set(map(str, players))) == 2
+    if distinct and set(players) != {"MAX", "MIN"}:
         notes.append(
             f"the players are called {out['labels']}, not ['MAX', 'MIN']: fine, the "
             "handout allows any two distinct names"

@@ -5,8 +5,9 @@ The pack declares the tool (``[[tools]] name = "python_ta"``, exact pins) and
 own environment inside the sandbox: one run per student for all their files, each file checked
 once. This module parses that run's JSON lines and judges them:
 
-- python_ta's messages fall in the two sections of its own report: code errors and forbidden
-  usage (E and F messages) and style and convention (C, R and W messages);
+- each message has a kind (its id and symbol), which the proportional style criterion counts
+  once however many lines carry it; each also falls in a section of python_ta's own report
+  (code errors and forbidden usage: E and F; style and convention: C, R and W);
 - a message the unchanged starter file also gets (the ``playable_games`` mapping the handout
   makes a global, the starter's own ``%`` formatting) is not the student's: messages are
   matched by symbol and text, with numbers blanked, so moved lines still match;

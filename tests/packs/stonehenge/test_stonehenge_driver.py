@@ -141,3 +141,63 @@ def test_a_failing_field_spoils_only_itself(tmp_path, monkeypatch):
 def test_subtract_square_in_one_call(driver):
     assert plain(driver.subtract_square("mr", [4, 18, 13])) == ["4", "1", "1"]
     assert driver.subtract_square("mi", [14], mixed=True)[0] in {"4", "9"}
+
+
+SAMPLES = REFERENCE.parents[1] / "fixtures" / "stonehenge" / "submissions"
+
+
+def sample_workspace(tmp_path, name, **overrides):
+    """Starter files, then every .py file of a sample (helpers included), then overrides."""
+    files = {path.name: path.read_text() for path in (SAMPLES / name).glob("*.py")}
+    return make_workspace(tmp_path / "ws", {**files, **overrides}, reference=False)
+
+
+def test_a_renamed_game_in_a_helper_module_is_reached_through_the_interface(tmp_path,
+                                                                           monkeypatch):
+    with loaded(sample_workspace(tmp_path, "renamed_game_module"), monkeypatch) as module:
+        assert module.interface()["h_module"] == "sh_game"
+        assert module.trace(2, True, list("AGDEF"), ["board"])[-1]["board"].split() == \
+            SIDE_2_AGDEF.split()
+        assert module.strategy("mi", 2, True, list("AFD"))["move"] == "E"
+
+
+def test_the_game_is_read_statically_when_the_interface_cannot_import(tmp_path,
+                                                                        monkeypatch):
+    """The instructor's strategy.py over a student whose interface imports strategies the
+    instructor's file does not have: the student's game is still found (from sh_game)."""
+    workspace = sample_workspace(tmp_path, "renamed_game_module",
+                                 **{"strategy.py": (REFERENCE / "strategy.py").read_text()})
+    with loaded(workspace, monkeypatch) as module:
+        with pytest.raises(ImportError):
+            module.interface()
+        got = module.strategy("mr", 3, False, list("KACBFEGDI"), instructor=True)
+    assert got["move"] == "H"
+
+
+def test_the_students_strategy_plays_the_instructors_game_whatever_it_imports(tmp_path,
+                                                                               monkeypatch):
+    """The instructor's stonehenge.py over a student whose helper module imports a state class
+    the instructor's file does not define: aliased, and the instructor's game is played."""
+    workspace = sample_workspace(tmp_path, "renamed_game_module",
+                                 **{"stonehenge.py": (REFERENCE / "stonehenge.py").read_text()})
+    with loaded(workspace, monkeypatch) as module:
+        got = module.strategy("mi", 2, True, list("AFD"), mixed=True)
+        assert got["move"] == "E"
+        import stonehenge
+
+        assert stonehenge.StoneHengeState is stonehenge.StonehengeState
+
+
+def test_a_game_plays_to_its_end_through_the_starters_loop(driver):
+    got = plain(driver.play_interface(2, True, list("AGDEF")))
+    assert got == {"played": list("AGDEF"), "left": [], "over": True,
+                   "last_line": "Player 1 is the winner!"}
+
+
+def test_a_game_that_does_not_end_is_caught_in_the_loop(tmp_path, monkeypatch):
+    never_over = (REFERENCE / "stonehenge.py").read_text().replace(
+        'return state.get_winner() != ""', "return False")
+    workspace = make_workspace(tmp_path / "ws", {"stonehenge.py": never_over})
+    with loaded(workspace, monkeypatch) as module, pytest.raises(RuntimeError,
+                                                                 match="after A G D E F"):
+        module.play_interface(2, True, list("AGDEF"))

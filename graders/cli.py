@@ -187,7 +187,7 @@ def explain_command(assignment: str | None) -> None:
     and rules with the handout sentence each one enforces."""
     lines = describe_pack(get_pack(assignment)) if assignment else describe_keys()
     for line in lines:
-        console.out.print(line, markup=False)
+        console.out.print(line, markup=False, soft_wrap=True)
 
 
 def describe_pack(pack: Pack) -> list[str]:
@@ -210,7 +210,8 @@ def describe_pack(pack: Pack) -> list[str]:
 
 
 def _handout(spec: object) -> str:
-    return getattr(spec, "handout", "") or "(no handout sentence declared)"
+    text = " ".join(str(getattr(spec, "handout", "") or "").split())
+    return text or "(no handout sentence declared)"
 
 
 @cli.command("list")

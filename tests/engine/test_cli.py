@@ -11,6 +11,7 @@ import pytest
 
 from graders.cli import main
 from graders.packs import get_pack
+from graders.sandbox import Isolation
 
 PACK = get_pack("altnim")
 SAMPLES = PACK.fixtures_dir / "submissions"
@@ -78,13 +79,6 @@ def test_explain_and_rules_document_themselves(capsys):
     assert "forbidden-import:" in capsys.readouterr().out
 
 
-def test_parallel_jobs_give_the_same_marks(batch, tmp_path):
-    single, double = tmp_path / "one", tmp_path / "two"
-    assert main([str(batch), "--out", str(single), "--jobs", "1"]) == 0
-    assert main([str(batch), "--out", str(double), "--jobs", "2"]) == 0
-    assert (single / "marks.csv").read_text() == (double / "marks.csv").read_text()
-
-
 def test_parallel_jobs_keep_students_whose_files_sit_in_a_subfolder(batch, tmp_path):
     nested = batch / "dana" / "A2"
     nested.mkdir(parents=True)
@@ -93,3 +87,52 @@ def test_parallel_jobs_keep_students_whose_files_sit_in_a_subfolder(batch, tmp_p
     assert main([str(batch), "--out", str(out), "--jobs", "2"]) == 0
     rows = {row["student"]: row for row in csv.DictReader((out / "marks.csv").open())}
     assert rows["dana"]["total"] == "100" and rows["dana"]["status"] == "graded"
+
+
+def test_grading_refuses_the_fallback_unless_asked_for(batch, tmp_path, monkeypatch, capsys):
+    # issue 13 point 11: without bubblewrap `grade` graded with resource limits only, after one
+    # console line; now it stops with the command that installs it, unless --isolation rlimits.
+    monkeypatch.setenv("GRADER_ISOLATION", "rlimits")
+    out = tmp_path / "reports"
+    assert main([str(batch), "--out", str(out)]) == 2
+    said = capsys.readouterr().err.replace("\n", " ")
+    assert "sudo apt-get install -y bubblewrap" in said and "--isolation rlimits" in said
+    assert not out.exists()
+    assert main([str(batch / "correct"), "-a", "altnim", "--isolation", "rlimits",
+                 "--out", str(out)]) == 0
+    assert json.loads((out / "students" / "correct.json").read_text())["isolation"] == "rlimits"
+
+
+def test_the_student_precheck_may_fall_back_and_says_so(batch, monkeypatch, capsys):
+    monkeypatch.setenv("GRADER_ISOLATION", "rlimits")
+    assert main(["check", str(batch / "correct"), "-a", "altnim"]) == 0
+    assert "resource limits only" in capsys.readouterr().err.replace("\n", " ")
+
+
+def test_setup_stops_with_the_command_that_installs_bubblewrap(monkeypatch, capsys):
+    monkeypatch.setattr("graders.cli.detect_isolation", lambda: Isolation.RLIMITS)
+    monkeypatch.setattr("graders.cli.setup_tools", lambda packs, force: [])
+    monkeypatch.delenv("GRADER_ISOLATION", raising=False)
+    assert main(["setup"]) == 2
+    assert "sudo apt-get install -y bubblewrap" in capsys.readouterr().err.replace("\n", " ")
+
+
+def test_explain_an_assignment_lists_criteria_and_rules_with_their_handout(capsys):
+    assert main(["explain", "altnim"]) == 0
+    printed = capsys.readouterr().out
+    for criterion in PACK.declaration.criteria:
+        assert f"  {criterion.id} ({criterion.points:g} points): {criterion.title}" in printed
+    for rule in PACK.declaration.rules:
+        assert f"  {rule.name} (-{rule.deduction:g} points)" in printed
+    assert printed.count("      handout: ") == (
+        len(PACK.declaration.criteria) + len(PACK.declaration.rules)
+    )
+
+
+def test_an_interrupt_exits_130_with_one_line(batch, monkeypatch, capsys):
+    def interrupted(request):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("graders.cli.grade_batch", interrupted)
+    assert main([str(batch), "--out", "unused"]) == 130
+    assert "interrupted; the reports written so far are kept" in capsys.readouterr().err

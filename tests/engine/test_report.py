@@ -7,6 +7,7 @@ import csv
 import hashlib
 import io
 import json
+import os
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
@@ -15,6 +16,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from graders import golden
 from graders.packs import get_pack
 from graders.report import ReportWriter, environment, marks_csv, views, write_atomic
 from graders.results import CriterionMark, Deduction, SubmissionResult, ViolationRecord
@@ -121,15 +123,11 @@ def test_cached_result_is_reused_only_when_graded_from_the_same_inputs(tmp_path)
     result = full_result(student="alice", digest="d1")
     rendered(tmp_path, result)
     writer = ReportWriter(tmp_path, get_pack("altnim"))
-
-    class Same:
-        id, digest = "alice", "d1"
-
-    class Changed:
-        id, digest = "alice", "d2"
-
-    assert writer.cached(Same()) == result
-    assert writer.cached(Changed()) is None
+    assert writer.cached("alice", "d1") == result
+    assert writer.cached("alice", "d2") is None
+    assert writer.cached("bob", "d1") is None
+    rendered(tmp_path, replace(result, status="grader-error"))
+    assert writer.cached("alice", "d1") is None  # a grader error is always regraded
 
 
 # -- marks.csv ------------------------------------------------------------------------------
@@ -163,7 +161,9 @@ def test_marks_csv_columns_and_values_for_the_samples(samples):
         "violations": ""}
     assert by_student["extra_import"]["deductions"] == "15"
     assert by_student["extra_import"]["violations"] == "forbidden-import"
-    assert by_student["action_state_not_advanced"]["total"] == "26.25"
+    expected = get_pack("altnim").fixtures_dir / "submissions" / "action_state_not_advanced"
+    total = json.loads((expected / "expected.json").read_text(encoding="utf-8"))["total"]
+    assert by_student["action_state_not_advanced"]["total"] == f"{total:g}"
 
 
 def test_marks_csv_quotes_names_dedups_rules_and_zeroes_missing_criteria():
@@ -188,6 +188,43 @@ def test_write_atomic_replaces_and_leaves_no_temp_files(tmp_path):
     write_atomic(target, "new\r\nline ✓\n")
     assert target.read_bytes() == "new\r\nline ✓\n".encode()  # no newline translation
     assert sorted(p.name for p in target.parent.iterdir()) == ["index.html"]
+
+
+def test_reports_take_the_umask_permissions_so_a_ta_can_read_them(tmp_path):
+    # issue 13 point 6: mkstemp made every report 0600 whatever the umask.
+    previous = os.umask(0o022)
+    try:
+        rendered(tmp_path / "out", full_result(student="ta"))
+    finally:
+        os.umask(previous)
+    files = [p for p in (tmp_path / "out").rglob("*") if p.is_file()]
+    assert len(files) == 5  # index.html, marks.csv, results.json, the student's html + json
+    for path in [*files, *(p for p in (tmp_path / "out").rglob("*") if p.is_dir())]:
+        assert path.stat().st_mode & 0o044 == 0o044, path
+
+
+def test_write_atomic_reaches_the_disk_before_the_rename(tmp_path, monkeypatch):
+    # issue 13 point 10: the rename could land before the bytes (an empty report after a crash).
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(
+        os, "replace", lambda a, b: (events.append("replace"), real_replace(a, b))[1]
+    )
+    write_atomic(tmp_path / "index.html", "text")
+    assert events == ["fsync", "replace"]
+
+
+def test_golden_files_are_written_atomically(tmp_path, monkeypatch):
+    # issue 13 point 10: golden.py wrote in place; a stopped `grade golden` left half a file.
+    target = tmp_path / "out.script"
+    target.write_text("old\n")
+    monkeypatch.setattr(golden, "render_golden", lambda pack: {target: "new\n"})
+    replaced = []
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: (replaced.append(Path(b)), real_replace(a, b)))
+    assert golden.write_golden(get_pack("altnim")) == [target]
+    assert replaced == [target] and target.read_text() == "new\n"
 
 
 def test_write_atomic_failure_keeps_the_old_file(tmp_path):
@@ -381,3 +418,33 @@ def test_class_stats_ignore_grader_errors():
     assert (stats["count"], stats["mean"], stats["median"], stats["full"], stats["zero"]) == \
         (3, 50.0, 50.0, 1, 1)
     assert views.class_stats([]) == {"count": 0}
+
+
+# -- CSV injection and citations -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_a_spreadsheet_would_run_start_with_a_quote(start):
+    # issue 15 point 4 (OWASP): a student named "=HYPERLINK(...)" must stay text.
+    name = f"{start}HYPERLINK(\"http://evil\")"
+    rows = list(csv.reader(io.StringIO(marks_csv([full_result(student=name)], ["output"]))))
+    assert rows[1][0] == "'" + name
+    cells = [cell for row in rows for cell in row]
+    assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in cells)
+
+
+def test_csv_cells_that_are_plain_stay_as_they_are():
+    rows = list(csv.reader(io.StringIO(marks_csv([full_result(student="Zoë")], ["output"]))))
+    assert rows[1][:3] == ["Zoë", "26.25", "100"]
+
+
+def test_each_criterion_shows_the_handout_sentence_it_enforces(tmp_path):
+    sentence = "fill in the function definitions ... such that testAltNim.py ... reproduces"
+    result = full_result()
+    result.criteria[0].handout = sentence
+    page = (rendered(tmp_path, result) / "students" / f"{slugify(result.student)}.html")
+    html = page.read_text(encoding="utf-8")
+    row = html.split('data-criterion="output"')[1].split("</tr>")[0]
+    assert f'<div class="muted small handout" data-testid="handout">{sentence}</div>' in row
+    other = html.split('data-criterion="helpers"')[1].split("</tr>")[0]
+    assert "handout" not in other

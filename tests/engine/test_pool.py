@@ -1,0 +1,118 @@
+"""The worker pool: results come back through futures, the parent writes every report, and no
+grading process outlives `grade`."""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import graders.cli
+from graders.batch import BatchRequest, grade_batch
+from graders.cli import main
+from graders.packs import get_pack
+
+PACK = get_pack("altnim")
+SAMPLES = PACK.fixtures_dir / "submissions"
+TIMES = {"graded_at", "seconds"}
+
+
+@pytest.fixture
+def batch(tmp_path: Path) -> Path:
+    folder = tmp_path / "batch"
+    for name in ("correct", "extra_import", "syntax_error"):
+        shutil.copytree(SAMPLES / name, folder / name)
+    return folder
+
+
+def _descendants() -> list[str]:
+    """Command lines of every live process below this one (multiprocessing's resource tracker,
+    a helper that lives as long as this interpreter, aside)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    found, frontier = [], [os.getpid()]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent:
+                frontier.append(pid)
+                try:
+                    command = (Path("/proc") / str(pid) / "cmdline").read_bytes()
+                except OSError:
+                    continue
+                text = command.replace(b"\0", b" ").decode(errors="replace")
+                if "resource_tracker" not in text and text:
+                    found.append(text)
+    return found
+
+
+def _without_times(path: Path) -> dict:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for test in data["tests"]:
+        test.pop("seconds")
+    return {key: value for key, value in data.items() if key not in TIMES}
+
+
+def test_one_job_and_two_jobs_write_the_same_reports(batch, tmp_path):
+    single, double = tmp_path / "one", tmp_path / "two"
+    assert main([str(batch), "--out", str(single), "--jobs", "1"]) == 0
+    assert main([str(batch), "--out", str(double), "--jobs", "2"]) == 0
+    assert (single / "marks.csv").read_text() == (double / "marks.csv").read_text()
+    for name in ("correct", "extra_import", "syntax_error"):
+        one = _without_times(single / "students" / f"{name}.json")
+        two = _without_times(double / "students" / f"{name}.json")
+        assert one == two
+
+
+def test_fresh_jobs_regrade_a_tampered_result_and_leave_no_process(batch, tmp_path):
+    # issue 13 point 5: the parent took any old JSON with the right digest on its first poll,
+    # before the jobs had written, and returned while they were still running.
+    out = tmp_path / "reports"
+    assert main([str(batch), "--out", str(out), "--jobs", "2"]) == 0
+    stored = out / "students" / "extra_import.json"
+    data = json.loads(stored.read_text())
+    data["total"] = 42.0
+    stored.write_text(json.dumps(data))
+    assert main([str(batch), "--out", str(out), "--fresh", "--jobs", "2"]) == 0
+    with (out / "marks.csv").open() as handle:
+        rows = {row["student"]: row["total"] for row in csv.DictReader(handle)}
+    assert rows == {"correct": "100", "extra_import": "85", "syntax_error": "0"}
+    assert json.loads(stored.read_text())["total"] == 85
+    assert _descendants() == []
+
+
+def test_an_interrupt_stops_every_worker(batch, tmp_path):
+    for copy in range(3):
+        shutil.copytree(SAMPLES / "correct", batch / f"copy{copy}")
+
+    def interrupt(result):
+        raise KeyboardInterrupt
+
+    request = BatchRequest(pack=PACK, sources=sorted(batch.iterdir()), out_dir=tmp_path / "r",
+                           jobs=2, progress=interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        grade_batch(request)
+    assert _descendants() == []
+
+
+def test_the_default_job_count_fits_the_allowed_range(batch, tmp_path, monkeypatch):
+    # issue 13 point 7: on a 128-CPU machine the default was outside IntRange(1, 64).
+    monkeypatch.setattr(os, "cpu_count", lambda: 128)
+    try:
+        cli = importlib.reload(graders.cli)
+        assert cli.default_jobs() == 64
+        assert cli.main([str(batch / "correct"), "-a", "altnim", "--out", str(tmp_path)]) == 0
+    finally:
+        monkeypatch.undo()
+        importlib.reload(graders.cli)

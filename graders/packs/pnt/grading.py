@@ -11,6 +11,7 @@ program printed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
@@ -24,6 +25,7 @@ from graders.submissions import Submission
 from graders.testing import Mismatch
 
 PROGRAM = ["python3", "pnt.py"]
+TRACEBACK_FILE = re.compile(r'File "((?:[^"]*/)?)pnt\.py"')
 # The handout's sample (section 2.3), graded in public beside the three official cases.
 SAMPLE = Case("sample", parse_cases("TakeTokens 7 3 1 4 2 3")[0].position)
 SAMPLE_OUTPUT = "output_sample.txt"
@@ -211,8 +213,15 @@ def _details(result: CaseRun) -> dict:
         "rows": rows,
         "input": result.command,
         "stdout": result.run.stdout[-4000:] or "(nothing)",
-        "stderr": result.run.stderr[-4000:],
+        "stderr": _as_handed_in(result.run.stderr[-4000:], result.program),
     }
+
+
+def _as_handed_in(stderr: str, program: str) -> str:
+    """A traceback names the program as the student called it (it ran as pnt.py)."""
+    if program == PROGRAM[-1]:
+        return stderr
+    return TRACEBACK_FILE.sub(lambda m: f'File "{m.group(1)}{program}"', stderr)
 
 
 def _shown(parsed: ParsedOutput, name: str) -> str:

@@ -160,3 +160,13 @@ def test_real_answers_are_left_alone():
     assert answered(sample, sample) is sample
     crashed = graded("", exit_code=1)
     assert answered(other_case(""), crashed).problem is None  # nothing printed: no verdict
+
+
+def test_traceback_names_the_program_as_handed_in():
+    stderr = 'Traceback:\n  File "/sandbox/pnt.py", line 3, in <module>\n    import Game\n'
+    runner = fake_runner("", exit_code=1, stderr=stderr + "ModuleNotFoundError: Game\n")
+    result = run_case({}, "s", SAMPLE, EXPECTED, PACK, runner, program="Main.py")
+    with pytest.raises(Mismatch) as caught:
+        check_format(result)
+    shown = caught.value.details["stderr"]
+    assert 'File "/sandbox/Main.py", line 3' in shown and "pnt.py" not in shown

@@ -77,18 +77,22 @@ def test_flawed_sample_fails_exactly_where_its_rule_is_exposed(results, name: st
 
 
 @pytest.mark.parametrize(
-    ("name", "program"),
+    ("name", "program", "others"),
     [
-        ("main_py", "main.py"),
-        ("split_modules", "472-Code3/Main.py"),
-        ("old_and_new", "Assignment3.py"),
+        ("main_py", "main.py", None),
+        ("split_modules", "472-Code3/Main.py", None),
+        ("old_and_new", "Assignment3.py", None),  # old_version.py never reads sys.argv
+        ("two_versions", "pnt_v2.py", "other programs found: `pnt_v1.py`"),
     ],
 )
-def test_programs_under_other_names_are_found_and_named(results, name: str, program: str):
+def test_programs_under_other_names_are_found_and_named(results, name, program, others):
     result = results[name]
     [notice] = [v for v in result.violations if v.rule == "program-file"]
     assert notice.file == program and notice.deduction == 0
-    assert "other programs found" not in notice.message  # old_version.py never reads sys.argv
+    if others:
+        assert others in notice.message
+    else:
+        assert "other programs found" not in notice.message
     assert result.total == 100
 
 

@@ -314,9 +314,10 @@ def run_shares(
     if jobs <= 1 or len(shares) <= 1:
         for share in shares:
             try:
-                yield share, grade_share(pack_id, share, options)
-            except GraderError as exc:
-                yield share, exc
+                results: ShareResults = grade_share(pack_id, share, options)
+            except Exception as exc:  # noqa: BLE001 - as a pool would: the share's rows say why
+                results = exc
+            yield share, results
         return
     context = multiprocessing.get_context("spawn")  # no inherited threads, locks or pytest state
     pool = ProcessPoolExecutor(min(jobs, len(shares)), mp_context=context,

@@ -240,8 +240,10 @@ def serve() -> None:
     requests = os.fdopen(REQUEST_FD, "rb", buffering=0)
     responses = os.fdopen(RESPONSE_FD, "wb", buffering=0)
     limit = int(os.environ.get("GRADER_OUTPUT_LIMIT", "262144"))
-    sys.path.insert(0, os.getcwd())
-    sys.path.insert(1, HARNESS_DIR)
+    # The harness first: a student's own `grader_driver.py` or `driver_*.py` (helper modules
+    # travel with a submission) must never stand in for the pack's driver.
+    sys.path.insert(0, HARNESS_DIR)
+    sys.path.insert(1, os.getcwd())
     import grader_driver  # noqa: PLC0415 - the pack's driver, copied beside this file
 
     ops = operations(grader_driver)

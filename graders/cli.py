@@ -13,6 +13,7 @@ from click_default_group import DefaultGroup
 from graders import console
 from graders.batch import SETUP_COMMAND, BatchRequest, grade_batch
 from graders.checks import title_of
+from graders.commands import register_all
 from graders.declaration import describe_keys
 from graders.errors import GraderError
 from graders.golden import stale_golden, write_golden
@@ -257,6 +258,9 @@ def _batches(paths: tuple[Path, ...], assignment: str | None) -> list[tuple[Pack
         for pack_id, sources in found:
             grouped.setdefault(pack_id, []).extend(sources)
     return [(packs[pack_id], sources) for pack_id, sources in grouped.items()]
+
+
+register_all(cli)
 
 
 def main(argv: list[str] | None = None) -> int:

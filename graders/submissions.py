@@ -171,7 +171,7 @@ def _add_helpers(
     submission: Submission, pack: Pack, raw: dict[str, bytes], picked: dict[str, str]
 ) -> None:
     """The student's own modules travel with the required files; the rest is listed."""
-    reserved = [*pack.submitted_files, *pack.declaration.locked.files]
+    reserved = [*pack.submitted_files, *pack.declaration.locked.files, *_kit_files(pack)]
     root = submission_root(picked.values())
     extras = collect_extras(raw, picked.values(), reserved, root)
     for name, data in extras.helpers.items():
@@ -189,6 +189,12 @@ def _add_helpers(
             f"(and {listed}) are not part of the assignment, which allows only its own files",
         ))
     submission.ignored = [name for name in extras.ignored if not _is_noise(name)]
+
+
+def _kit_files(pack: Pack) -> list[str]:
+    """Names of the starter kit's own files: a student's copy of one is never a helper."""
+    folder = pack.templates_dir
+    return [path.name for path in folder.iterdir() if path.is_file()] if folder.is_dir() else []
 
 
 def _is_noise(name: str) -> bool:

@@ -71,7 +71,8 @@ class Rule(ABC):
     name: ClassVar[str]
     Options: ClassVar[type[BaseModel]] = NoOptions
     needs_tree: ClassVar[bool] = True
-    #: Judges the difference from the template: starter lines are what it compares against.
+    #: Judges the file against its starter (a difference, or starter text left unchanged), so
+    #: its violations are kept on starter lines.
     compares_template: ClassVar[bool] = False
     #: Also applies to the student's own helper modules (when the pack names files).
     checks_helpers: ClassVar[bool] = True

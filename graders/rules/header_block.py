@@ -82,6 +82,7 @@ class HeaderBlock(Rule):
     """Checks that the header block is there, at the top, with every field filled in."""
 
     name = "header-block"
+    compares_template = True  # an unfilled header IS the starter's text: judge it anyway
     checks_helpers = False
     needs_tree = False  # comments only: a file that does not parse still gets header feedback
     Options = HeaderOptions

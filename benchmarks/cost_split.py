@@ -1,0 +1,146 @@
+"""Where a submission's grading time goes, per pack: the split issue 18 asks to measure first.
+
+Usage: .venv/bin/python benchmarks/cost_split.py [pack ...] [--copies N]
+(default: every pack, 1 copy of each honest sample). Grades the pack's honest samples (samples
+that loop or flood are left out: their cost is their limit, not the harness's) in ONE process
+(jobs=1), with timers wrapped around the engine's seams, and prints the exclusive time of each
+part per submission: intake, rule checks, sandbox start-up, student code (time waiting for the
+student's worker), reference calls, program runs (a fresh sandbox per run, start-up included),
+style tools, pytest and the grader tests' own work, report writing. For altnim it also prints
+the harness/bare ratio: the harness's time per submission over running the student's two
+programs once each with a bare ``python3``. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graders import batch as batch_module
+from graders import parallel
+from graders.batch import BatchRequest, grade_batch
+from graders.packs import Pack, discover_packs, get_pack
+from graders.report import ReportWriter
+from graders.sandbox import Sandbox
+from graders.sandbox.worker import Worker
+
+DISHONEST = ("loop", "hang", "huge", "flood", "timeout", "sleep")
+PARTS = ["intake", "rule checks", "sandbox start-up", "student code", "reference calls",
+         "program runs", "style tools", "pytest + test code", "report writing"]
+
+
+class Split:
+    """Exclusive time per part: a part nested in another is not counted twice."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.stack: list[list[float]] = []
+
+    def wrap(self, owner: Any, name: str, part: Callable[..., str] | str) -> None:
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            label = part(*args, **kwargs) if callable(part) else part
+            self.stack.append([time.perf_counter(), 0.0])
+            try:
+                return original(*args, **kwargs)
+            finally:
+                started, inner = self.stack.pop()
+                elapsed = time.perf_counter() - started
+                self.seconds[label] += elapsed - inner
+                if self.stack:
+                    self.stack[-1][1] += elapsed
+
+        setattr(owner, name, timed)
+
+
+def instrument(split: Split) -> None:
+    split.wrap(batch_module, "prepare", "intake")
+    split.wrap(parallel, "prepare", "intake")
+    split.wrap(parallel, "run_rules", "rule checks")
+    split.wrap(Worker, "start", "sandbox start-up")
+    split.wrap(Worker, "call_raw", lambda worker, *a, **k: (
+        "reference calls" if worker.label == "__reference__" else "student code"))
+    split.wrap(Sandbox, "run", lambda *a, **k: "style tools" if k.get("tools") else
+               "program runs")
+    split.wrap(pytest, "main", "pytest + test code")
+    split.wrap(ReportWriter, "write_student", "report writing")
+    split.wrap(ReportWriter, "write_index", "report writing")
+
+
+def honest_samples(pack: Pack) -> list[Path]:
+    folder = pack.fixtures_dir / "submissions"
+    return sorted(p for p in folder.iterdir()
+                  if p.is_dir() and not any(word in p.name for word in DISHONEST))
+
+
+def measure(pack: Pack, copies: int) -> tuple[int, float, dict[str, float]]:
+    split = Split()
+    instrument(split)
+    with tempfile.TemporaryDirectory() as temp:
+        batch = Path(temp) / "batch"
+        for copy in range(copies):
+            for sample in honest_samples(pack):
+                shutil.copytree(sample, batch / f"{sample.name}-{copy}")
+        sources = sorted(batch.iterdir())
+        started = time.perf_counter()
+        grade_batch(BatchRequest(pack=pack, sources=sources, jobs=1, fresh=True,
+                                 out_dir=Path(temp) / "reports"))
+        total = time.perf_counter() - started
+    return len(sources), total, dict(split.seconds)
+
+
+def bare_altnim_seconds(pack: Pack, runs: int = 5) -> float:
+    """The reference's two programs (testAltNim.py, altNim.py on the scripted games), bare."""
+    with tempfile.TemporaryDirectory() as temp:
+        folder = pack.build_reference_workspace(Path(temp) / "ref")
+        script = (pack.templates_dir / "altNim.script").read_text(encoding="utf-8")
+        answers = "".join(line.split("> ", 1)[1] + "\n" for line in script.splitlines()
+                          if "> " in line) or "\n"
+        started = time.perf_counter()
+        for _ in range(runs):
+            subprocess.run(["/usr/bin/python3", "testAltNim.py"], cwd=folder,
+                           capture_output=True, check=False)
+            subprocess.run(["/usr/bin/python3", "altNim.py"], cwd=folder, input=answers,
+                           capture_output=True, text=True, check=False, timeout=30)
+        return (time.perf_counter() - started) / runs
+
+
+def report(pack: Pack, count: int, total: float, parts: dict[str, float]) -> None:
+    print(f"\n{pack.id}: {count} honest submissions, {1000 * total / count:.0f} ms each "
+          "(jobs=1, reports included)")
+    other = total - sum(parts.values())
+    for part in [*PARTS, "other (batch glue)"]:
+        seconds = parts.get(part, other if part.startswith("other") else 0.0)
+        print(f"  {part:<20} {1000 * seconds / count:8.1f} ms  {100 * seconds / total:5.1f} %")
+    if pack.id == "altnim":
+        bare = bare_altnim_seconds(pack)
+        print(f"  harness/bare ratio: {total / count / bare:.1f}x "
+              f"(the two programs bare: {1000 * bare:.0f} ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packs", nargs="*", default=sorted(discover_packs()))
+    parser.add_argument("--copies", type=int, default=1)
+    args = parser.parse_args()
+    for pack_id in args.packs:
+        pack = get_pack(pack_id)
+        report(pack, *measure(pack, args.copies))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -40,10 +40,6 @@ class SourceLines:
     comments: dict[int, Comment]
     code: frozenset[int]
 
-    def is_blank(self, line: int) -> bool:
-        """True for a line with neither code nor a comment."""
-        return line not in self.code and line not in self.comments
-
 
 def scan(source: str) -> SourceLines:
     """Classify the lines of ``source``; a source that stops tokenizing keeps what was read."""
@@ -87,11 +83,6 @@ def leading_run(lines: SourceLines) -> list[Comment]:
 def normalise(text: str) -> str:
     """``text`` with surrounding whitespace stripped and inner runs collapsed to one space."""
     return " ".join(text.split())
-
-
-def normalised_lines(texts: list[str]) -> list[str]:
-    """Each text normalised, blank ones dropped."""
-    return [n for n in (normalise(t) for t in texts) if n]
 
 
 def require_tree(ctx: RuleContext) -> ast.Module:

@@ -311,11 +311,6 @@ def _wins_at_once(pos: Position) -> bool:
     return any(winner(play(pos, letter)) == pos.player for letter in moves(pos))
 
 
-def repr_key(pos: Position) -> tuple[bool, str]:
-    """What a correct ``__repr__`` must tell apart: the player to move and the board."""
-    return pos.p1_turn, render(pos)
-
-
 @cache
 def square_scores(limit: int) -> tuple[int, ...]:
     """Subtract-square minimax scores (for the player to move) of totals 0..limit."""

@@ -190,6 +190,20 @@ class LateSpec(Strict):
     )
 
 
+Visibility = Literal["visible", "after_due", "hidden"]
+
+
+class GraderTestsSpec(Strict):
+    visibility: dict[str, Visibility] = Field(
+        default_factory=dict,
+        description="fnmatch pattern over grader test function names -> what students see of "
+        "such a test in their feedback (`visible`: in full; `after_due`: in full once the due "
+        "date has passed; `hidden`: its name and pass/fail only). The first matching pattern "
+        "wins; a test no pattern matches is visible when marked `@pytest.mark.public`, else "
+        "hidden.",
+    )
+
+
 class Declaration(Strict):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="The assignment id (folder names).")
     title: str = Field(description="Human title shown in reports.")
@@ -212,6 +226,7 @@ class Declaration(Strict):
     )
     penalties: PenaltiesSpec = Field(default_factory=PenaltiesSpec)
     late: LateSpec = Field(default_factory=LateSpec)
+    tests: GraderTestsSpec = Field(default_factory=GraderTestsSpec)
 
     @model_validator(mode="after")
     def _consistent(self) -> Declaration:

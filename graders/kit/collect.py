@@ -1,0 +1,69 @@
+"""Which grader tests are public, and what each public test case is worth.
+
+Asked of pytest itself (a collection, nothing runs), through the engine's own plugin, so the
+kit holds exactly the tests `grade check` runs, however a pack marks them (a decorator, or a
+mark on some parameter cases only).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from graders import fixtures
+from graders.marking import feeds
+from graders.packs import PACKS_DIR, Pack
+from graders.plugin import GradingPlugin, GradingState
+from graders.sandbox import Sandbox
+from graders.submissions import prepare
+
+
+@dataclass
+class Collected:
+    """Public test function names per module file, and points per public test case."""
+
+    public: dict[str, set[str]] = field(default_factory=dict)  # module stem -> test names
+    shares: dict[str, float] = field(default_factory=dict)  # test name -> points per case
+    counts: dict[str, int] = field(default_factory=dict)  # criterion id -> cases in all
+
+
+class _Items:
+    def __init__(self) -> None:
+        self.items: list[pytest.Item] = []
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.items = list(session.items)
+
+
+def _collect(pack: Pack, public_only: bool) -> list[pytest.Item]:
+    with tempfile.TemporaryDirectory(prefix="kit-collect-") as scratch:
+        submission = prepare(pack.reference_dir, pack, Path(scratch))
+        state = GradingState(pack, Sandbox.__new__(Sandbox), [submission], public_only, None)
+        seen = _Items()
+        args = [*map(str, pack.test_files), "-c", str(PACKS_DIR / "pytest.ini"), "--rootdir",
+                str(pack.dir), "-p", "no:terminal", "--collect-only"]
+        pytest.main(args, plugins=[GradingPlugin(state), fixtures, seen])
+        return seen.items
+
+
+def collect(pack: Pack) -> Collected:
+    """The public tests of ``pack`` and the points of each public case."""
+    found = Collected()
+    every = _collect(pack, public_only=False)
+    for criterion in pack.declaration.criteria:
+        found.counts[criterion.id] = sum(feeds(criterion, _name(i)) for i in every)
+    for item in _collect(pack, public_only=True):
+        module = item.path.stem
+        found.public.setdefault(module, set()).add(_name(item))
+        for criterion in pack.declaration.criteria:
+            if feeds(criterion, _name(item)) and found.counts[criterion.id]:
+                found.shares[_name(item)] = round(
+                    criterion.points / found.counts[criterion.id], 3)
+    return found
+
+
+def _name(item: pytest.Item) -> str:
+    return str(getattr(item, "originalname", item.name))

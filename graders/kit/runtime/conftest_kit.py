@@ -1,0 +1,27 @@
+# mypy: ignore-errors
+"""Makes `python3 -m pytest` in this folder run the pre-check (same as `python3 precheck.py`)."""
+
+import os
+from pathlib import Path
+
+from _precheck.main import KitSession, report
+
+KIT = Path(__file__).resolve().parent
+SESSION = []
+
+
+def pytest_configure(config):
+    session = KitSession(Path(os.environ.get("PRECHECK_FOLDER") or KIT))
+    SESSION.append(session)
+    session.attach(config)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if SESSION and int(exitstatus) in (0, 1, 5):
+        session.exitstatus = 0 if SESSION[0].passed() else 1
+
+
+def pytest_unconfigure(config):
+    if SESSION:
+        print("\n" + report(SESSION[0]), flush=True)
+        SESSION.pop().close()

@@ -1,0 +1,149 @@
+# mypy: ignore-errors
+"""The pre-check session: collect the student's files as the instructor's run does, run the
+rule checks and the public tests, and say in plain words what passed and what to fix.
+
+Used by the kit's ``conftest.py``, so ``python3 precheck.py`` and ``python3 -m pytest`` run
+the same session.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from _precheck import PACKAGE_DIR, fixtures
+from _precheck.checks import run_rules
+from _precheck.declaration import Declaration
+from _precheck.packs import Pack
+from _precheck.plugin import GradingPlugin, GradingState
+from _precheck.sandbox import Sandbox
+from _precheck.submissions import prepare
+
+MANIFEST = json.loads((PACKAGE_DIR / "kit.json").read_text(encoding="utf-8"))
+KIT_FILES = {"_precheck", "precheck.py", "conftest.py", "pytest.ini", "README.txt",
+             "requirements.txt", "__pycache__"}
+WIDTH = 100
+
+
+def load_pack() -> Pack:
+    declaration = Declaration.model_validate(MANIFEST["declaration"])
+    return Pack(declaration, PACKAGE_DIR / "packs" / declaration.id, PACKAGE_DIR)
+
+
+def _student_files(folder: Path, target: Path) -> Path:
+    """The student's own files, without the kit's machinery or a virtual environment."""
+    target.mkdir(parents=True)
+    for path in folder.iterdir():
+        if path.name in KIT_FILES or path.name.startswith("."):
+            continue
+        if path.is_dir():
+            if (path / "pyvenv.cfg").exists():
+                continue
+            shutil.copytree(path, target / path.name,
+                            ignore=shutil.ignore_patterns("__pycache__", ".*"))
+        elif path.is_file():
+            shutil.copyfile(path, target / path.name)
+    return target
+
+
+class KitSession:
+    """One pre-check: the submission, its rule violations and the test outcomes."""
+
+    def __init__(self, folder: Path) -> None:
+        self.scratch = Path(tempfile.mkdtemp(prefix="precheck-"))
+        self.pack = load_pack()
+        source = _student_files(folder, self.scratch / "submission" / folder.name)
+        self.submission = prepare(source, self.pack, self.scratch / "work")
+        self.violations = run_rules(self.pack, self.submission)
+        self.state = GradingState(self.pack, Sandbox(), [self.submission], True, None)
+
+    def attach(self, config: pytest.Config) -> None:
+        config.pluginmanager.register(GradingPlugin(self.state), "precheck-grading")
+        config.pluginmanager.register(fixtures, "precheck-fixtures")
+
+    def outcomes(self):
+        return self.state.outcomes.get(self.submission.id, [])
+
+    def passed(self) -> bool:
+        """The instructor's `grade check` verdict: every public test passed, no rule broken."""
+        tests = self.outcomes()
+        return bool(tests) and all(t.outcome == "passed" for t in tests) and not self.violations
+
+    def close(self) -> None:
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def report(session: KitSession) -> str:
+    """What the student reads: one line per check, then what to fix."""
+    shares = MANIFEST["shares"]
+    lines = [f"{MANIFEST['title']}: pre-check (public tests and rule checks only)", ""]
+    lines.append("Rule checks:")
+    broken = {}
+    for violation in session.violations:
+        broken.setdefault(violation.rule, []).append(violation)
+    for rule in MANIFEST["rules"]:
+        found = broken.pop(rule["name"], [])
+        lines.append(_rule_line(rule, found))
+    for name, found in broken.items():  # collection problems (file names, encodings)
+        lines.append(_rule_line({"name": name, "title": found[0].title, "deduction":
+                                 found[0].deduction}, found))
+    lines += ["", "Public tests:"]
+    for test in session.outcomes():
+        lines += _test_lines(test, shares.get(test.name))
+    if not session.outcomes():
+        lines.append("  ERROR no public test could run (see the messages above)")
+    lines.append("")
+    failed = [t for t in session.outcomes() if t.outcome != "passed"]
+    if session.passed():
+        lines.append("All public tests pass and no rule is broken. Hidden tests are run by the "
+                     "instructor after the deadline.")
+    else:
+        lines.append(f"{len(failed)} public test(s) not passing, {len(session.violations)} rule "
+                     "problem(s). Fix them before you upload.")
+    return "\n".join(lines)
+
+
+def _rule_line(rule: dict, found: list) -> list[str] | str:
+    points = f" (-{rule['deduction']:g} points)" if rule.get("deduction") else ""
+    if not found:
+        return f"  PASS {rule['title']} [{rule['name']}]"
+    out = [f"  FAIL {found[0].title} [{rule['name']}]{points}"]
+    for v in found:
+        where = f"{v.file}:{v.line}" if v.line else v.file
+        out.append(f"       at {where}: {v.message}")
+        if v.source_line:
+            out.append(f"       line: {v.source_line.strip()}")
+    if found[0].fix:
+        out.append(f"       what to fix: {found[0].fix}")
+    return "\n".join(out)
+
+
+def _test_lines(test, share) -> list[str]:
+    mark = {"passed": "PASS", "failed": "FAIL", "skipped": "NOTE"}.get(test.outcome, "ERROR")
+    case = f" [{test.case}]" if test.case else ""
+    worth = f" ({share:g} points)" if share else ""
+    out = [f"  {mark} {test.name}{case}{worth}"]
+    if test.outcome == "passed":
+        return out
+    out += ["       " + line for line in test.message.splitlines()]
+    out += ["       " + line for line in _diff(test.details)]
+    if test.outcome == "error":
+        out.append("       (not your fault: the pre-check could not run this test)")
+    return out
+
+
+def _diff(details: dict) -> list[str]:
+    """The first differing lines of a text diff, expected beside got."""
+    if details.get("kind") != "text-diff":
+        return []
+    rows = [r for r in details.get("rows", []) if r["tag"] != "equal"][:12]
+    out = [f"expected ({details.get('mode')}) | got"]
+    for row in rows:
+        left = f"{row['left_no'] or '':>4} {row['left']}"[:WIDTH // 2 - 2]
+        right = f"{row['right_no'] or '':>4} {row['right']}"
+        out.append(f"{left:<{WIDTH // 2 - 2}} | {right}"[:WIDTH])
+    return out

@@ -1,0 +1,27 @@
+"""Check your work before you upload it: run `python3 precheck.py` in this folder.
+
+It runs the assignment's rule checks and public tests on the files in this folder, with the
+same verdict, messages and points the instructor's grader gives for those parts
+(`python3 precheck.py FOLDER` checks the files in another folder). See README.txt. Exit status 0: everything public passes; 1: something to fix.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+try:
+    import pytest
+except ImportError:
+    sys.exit("The pre-check needs pytest and a few other packages: run\n"
+             "    python3 -m pip install -r requirements.txt\n"
+             "in this folder (see README.txt), then run it again.")
+
+TESTS = HERE / "_precheck" / "packs" / "PACK_ID"
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:  # another folder holding your files
+        os.environ["PRECHECK_FOLDER"] = str(Path(sys.argv[1]).resolve())
+    sys.exit(pytest.main(["-c", str(HERE / "pytest.ini"), "--rootdir", str(HERE),
+                          "-p", "no:terminal", str(TESTS)]))

@@ -1,0 +1,56 @@
+# mypy: ignore-errors
+"""The pack's tools (python_ta, ...) in the pre-check: the student's own environment, which
+installed exactly the pinned versions from requirements.txt."""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from dataclasses import dataclass, replace
+from importlib import metadata
+from pathlib import Path
+
+from _precheck.sandbox.isolation import HARNESS_ROOT, TOOLS_ROOT, Limits
+
+
+@dataclass(frozen=True)
+class KitTool:
+    """A declared tool, run by this interpreter (``/tools/<name>/bin/python`` maps to it)."""
+
+    spec: object
+    home: Path
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def problem(self) -> str | None:
+        """What to install before the checks that need this tool can run, or None."""
+        for requirement in self.spec.requirements:
+            name, _, pinned = re.split(r"(==)", requirement, maxsplit=1)
+            try:
+                found = metadata.version(name)
+            except metadata.PackageNotFoundError:
+                found = None
+            if found != pinned:
+                return (f"this check needs {requirement} (found {found or 'nothing'}): run "
+                        "`python3 -m pip install -r requirements.txt` in this folder, then "
+                        "run the pre-check again")
+        return None
+
+    def command(self, script: str, args=()) -> list[str]:
+        return [f"{TOOLS_ROOT}/{self.name}/bin/python", "-I", f"{HARNESS_ROOT}/{script}", *args]
+
+    def limits(self, base: Limits) -> Limits:
+        seconds = self.spec.wall_seconds
+        return replace(base, wall_seconds=seconds, cpu_seconds=math.ceil(seconds),
+                       memory_mb=self.spec.memory_mb)
+
+
+def tool_of(pack, name: str) -> KitTool:
+    """The tool ``name`` the pack declares."""
+    for spec in pack.declaration.tools:
+        if spec.name == name:
+            return KitTool(spec, Path(sys.prefix))
+    raise KeyError(f"pack {pack.id!r} declares no tool {name!r}")

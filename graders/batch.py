@@ -16,20 +16,26 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import shutil
 import tempfile
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from graders import PACKAGE_DIR
 from graders.errors import GraderError
+from graders.feedback import FeedbackWriter
+from graders.intake.base import Found
+from graders.intake.people import missing_id, settle
+from graders.intake.plain import single
+from graders.intake.roster import Person, Roster
 from graders.packs import PACKS_DIR, Pack
 from graders.parallel import GradeOptions, broken, grading_key, run_shares, shares_of
 from graders.report import ReportWriter
-from graders.results import SubmissionResult
+from graders.results import SubmissionResult, ViolationRecord, write_atomic
 from graders.sandbox import Isolation
 from graders.sandbox.isolation import detect_isolation
 from graders.submissions import Submission, prepare, student_id
@@ -44,7 +50,7 @@ class BatchRequest:
     """What to grade and how."""
 
     pack: Pack
-    sources: list[Path]
+    sources: Sequence[Path | Found]  # folders/zips/files, or what an intake layout found
     out_dir: Path | None = None
     public_only: bool = False
     fresh: bool = False
@@ -53,6 +59,11 @@ class BatchRequest:
     progress: Progress | None = None
     jobs: int = 1
     write_index: bool = True
+    roster: Roster | None = None  # --roster: names, e-mails; its people with no submission
+    times: Mapping[str, datetime] | None = None  # --times (wins over the export's times)
+    zone: tzinfo | None = None  # for the export's zone-less times (default: the due date's)
+    layout: str = "plain"
+    intake_notes: list[str] = field(default_factory=list)  # export-level: what was not placed
 
 
 @dataclass
@@ -64,7 +75,9 @@ class BatchOutcome:
 
     @property
     def ok(self) -> bool:
-        return not self.grader_errors and all(r.status == "graded" for r in self.results)
+        return not self.grader_errors and all(
+            r.status in ("graded", "missing") for r in self.results
+        )
 
 
 def grade_batch(request: BatchRequest) -> BatchOutcome:
@@ -93,26 +106,51 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
         pack_digest=digest_pack(pack, hidden=not request.public_only),
         root=pack.root,
     )
+    zone = request.zone or _due_zone(request)
+    settled = settle(pack, [_found(s) for s in request.sources], roster=request.roster,
+                     times=request.times, zone=zone)
     writer = ReportWriter(request.out_dir, pack) if request.out_dir else None
+    feedback = (FeedbackWriter(request.out_dir / "feedback", pack, request.due)
+                if request.out_dir and not request.public_only else None)
     work_root = Path(tempfile.mkdtemp(prefix="grade-work-"))
     work_root.chmod(0o755)
     try:
-        outcome = _grade(request, options, writer, work_root)
+        outcome = _grade(request, options, writer, work_root, settled.found, feedback)
     finally:
         shutil.rmtree(work_root, ignore_errors=True)
+    for person in settled.missing:
+        row = _missing(pack, person, options, _unique_among(person, outcome))
+        if writer:
+            writer.write_student(row)
+        outcome.results.append(row)
     outcome.results.sort(key=lambda r: r.student.lower())
     if writer and request.write_index:
         writer.write_index(outcome.results, isolation)
+        if request.out_dir:
+            _write_intake(request, settled.missing, outcome)
     return outcome
 
 
+def _found(source: Path | Found) -> Found:
+    return source if isinstance(source, Found) else single(source)
+
+
+def _due_zone(request: BatchRequest) -> tzinfo | None:
+    due = request.due or request.pack.declaration.late.due
+    return due.tzinfo if due else None
+
+
 def _grade(
-    request: BatchRequest, options: GradeOptions, writer: ReportWriter | None, work_root: Path
+    request: BatchRequest, options: GradeOptions, writer: ReportWriter | None, work_root: Path,
+    found: list[Found], feedback: FeedbackWriter | None,
 ) -> BatchOutcome:
     assert options.isolation is not None
     outcome = BatchOutcome(results=[], isolation=options.isolation)
+    identities: dict[str, Found] = {}
 
     def emit(result: SubmissionResult, *, write: bool = True) -> None:
+        if result.student in identities:
+            identify(result, identities[result.student])
         if writer and write:
             try:
                 writer.write_student(result)
@@ -122,12 +160,19 @@ def _grade(
                 outcome.grader_errors.append(
                     f"could not write the report of {result.student}: {exc!r}"
                 )
+        if feedback:
+            try:
+                feedback.write(result)
+            except Exception as exc:  # noqa: BLE001 - the TA's report is still there
+                outcome.grader_errors.append(
+                    f"could not write the feedback page of {result.student}: {exc!r}"
+                )
         outcome.results.append(result)
         if request.progress:
             request.progress(result)
 
     pending: list[Submission] = []
-    for submission in _prepared(request, options, work_root, emit):
+    for submission in _prepared(request, found, options, work_root, emit, identities):
         key = grading_key(request.pack, submission, options)
         cached = writer.cached(submission.id, key) if writer and not request.fresh else None
         if cached is not None:
@@ -150,30 +195,87 @@ def _grade(
 
 def _prepared(
     request: BatchRequest,
+    found: list[Found],
     options: GradeOptions,
     work_root: Path,
     emit: Callable[..., None],
+    identities: dict[str, Found],
 ) -> list[Submission]:
-    """Each source prepared once, ids made unique (``bob/`` and ``bob.zip`` are two rows)."""
+    """Each submission prepared once, ids made unique (``bob/`` and ``bob.zip`` are two
+    rows; two LMS submissions with one name get ``(2)``), each remembered with its identity."""
     prepared: list[Submission] = []
     seen: set[str] = set()
-    for index, source in enumerate(request.sources):
+    for index, item in enumerate(found):
+        name = _unique(item, seen)
+        identities[name] = item
         try:
-            submission = prepare(source, request.pack, work_root / str(index))
+            submission = prepare(item.source, request.pack, work_root / str(index), student=name,
+                                 notes=item.notes, submitted_at=item.submitted_at)
         except Exception:  # noqa: BLE001 - a grader bug must not stop the batch
             why = f"could not prepare this submission (grader bug):\n{traceback.format_exc()}"
-            emit(broken(request.pack, _unique(student_id(source), source, seen), options, why))
+            emit(broken(request.pack, name, options, why))
             continue
-        submission.id = _unique(submission.id, source, seen)
         prepared.append(submission)
     return prepared
 
 
-def _unique(name: str, source: Path, seen: set[str]) -> str:
-    candidates = [name, source.name] + [f"{name} ({n})" for n in range(2, 10_000)]
+def _unique(item: Found, seen: set[str]) -> str:
+    name = item.id or student_id(item.source)
+    plain = [item.source.name] if name == student_id(item.source) else []
+    candidates = [name, *plain] + [f"{name} ({n})" for n in range(2, 10_000)]
     chosen = next(c for c in candidates if c.lower() not in seen)
     seen.add(chosen.lower())
     return chosen
+
+
+def _unique_among(person: Person, outcome: BatchOutcome) -> str:
+    taken = {r.student.lower() for r in outcome.results}
+    name = missing_id(person)
+    candidates = [name] + [f"{name} ({n})" for n in range(2, 10_000)]
+    return next(c for c in candidates if c.lower() not in taken)
+
+
+def identify(result: SubmissionResult, found: Found) -> None:
+    """Put who the submission is (LMS id, name, e-mail, time and the export's own facts) on
+    its result, for the reports and the LMS exports."""
+    result.lms_id = found.lms_id or result.student
+    result.display_name = found.display_name or result.student
+    result.email = found.email
+    result.submitted_at = found.submitted_at.isoformat() if found.submitted_at else ""
+    result.lms = dict(found.lms)
+
+
+def _missing(pack: Pack, person: Person, options: GradeOptions, name: str) -> SubmissionResult:
+    """The row of a student on the roster with no submission: 0, and says so."""
+    result = SubmissionResult(
+        student=name, assignment=pack.id, assignment_title=pack.title, status="missing",
+        isolation=options.isolation.value if options.isolation else "",
+        max_total=pack.declaration.max_points,
+        violations=[ViolationRecord(
+            rule="no-submission", title="No submission", file="",
+            message="On the roster, but the export holds no submission from this student.",
+        )],
+        graded_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    result.lms_id, result.display_name, result.email = (
+        person.lms_id, person.display_name, person.email
+    )
+    result.lms = {k: v for k, v in (("sis_id", person.sis_id), ("username", person.username))
+                  if v}
+    return result
+
+
+def _write_intake(request: BatchRequest, missing: list[Person], outcome: BatchOutcome) -> None:
+    """``intake.json``: the layout, what could not be placed, who has no submission."""
+    assert request.out_dir is not None
+    summary = {
+        "layout": request.layout,
+        "notes": request.intake_notes,
+        "roster": request.roster.kind if request.roster else None,
+        "missing": [missing_id(person) for person in missing],
+        "submissions": sum(r.status != "missing" for r in outcome.results),
+    }
+    write_atomic(request.out_dir / "intake.json", json.dumps(summary, indent=1))
 
 
 def _describe(results: object) -> str:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
-from datetime import datetime
+import tempfile
+from datetime import datetime, tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
 from click_default_group import DefaultGroup
@@ -17,12 +19,15 @@ from graders.commands import register_all
 from graders.declaration import describe_keys
 from graders.errors import GraderError
 from graders.golden import stale_golden, write_golden
+from graders.intake import Intake, ingest, layouts
+from graders.intake.roster import load_roster
 from graders.packs import Pack, discover_packs, get_pack, project_root
 from graders.rules import registry
 from graders.rules.base import messages_for
 from graders.sandbox import Isolation
 from graders.sandbox.isolation import detect_isolation
 from graders.submissions import detect_assignment, find_submissions
+from graders.times import load_times
 from graders.tools import setup_tools
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -70,6 +75,15 @@ def default_jobs() -> int:
     show_default=f"the number of CPUs, at most {MAX_JOBS}",
     help="Grading processes to run at once.",
 )
+@click.option("--layout", type=click.Choice(sorted(layouts())),
+              help="How the submissions are laid out (see `grade layouts`); detected if omitted.")
+@click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The LMS's gradebook CSV: names, e-mails, and a row for who did not submit.")
+@click.option("--times", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="CSV `student,submitted_at` (ISO 8601 with a zone): submission times.")
+@click.option("--timezone", "zone_name",
+              help="Zone of the export's zone-less times (e.g. America/Toronto) "
+              "[default: the due date's offset].")
 def run_command(
     paths: tuple[Path, ...],
     assignment: str | None,
@@ -79,35 +93,72 @@ def run_command(
     due: datetime | None,
     isolation: str | None,
     jobs: int | None,
+    layout: str | None,
+    roster: Path | None,
+    times: Path | None,
+    zone_name: str | None,
 ) -> None:
-    """Grade every submission (a folder or .zip per student) under PATHS."""
+    """Grade every submission under PATHS: an LMS export (Moodle, Canvas, Brightspace,
+    MarkUs, Gradescope; a folder or its zip) or a folder or .zip per student."""
     del require_sandbox  # the default now: see --isolation
+    people = load_roster(roster) if roster else None
+    instructor_times = load_times(times) if times else None
+    zone = _zone(zone_name)
     code = EXIT_OK
-    for pack, sources in _batches(paths, assignment):
-        target = out or project_root() / "reports" / pack.id
-        console.console.print(f"Grading {len(sources)} submission(s) of [bold]{pack.title}[/]")
-        with console.progress_bar(len(sources), pack.id) as advance:
-            outcome = grade_batch(
-                BatchRequest(
-                    pack=pack,
-                    sources=sources,
-                    out_dir=target,
-                    fresh=fresh,
-                    due=due,
-                    progress=advance,
-                    isolation=Isolation(isolation) if isolation else None,
-                    jobs=jobs or default_jobs(),
-                )
+    with tempfile.TemporaryDirectory(prefix="grade-intake-") as stage:
+        batches = _batches(paths, assignment, layout, Path(stage))
+        if instructor_times is not None:
+            instructor_times.check_known(
+                {f.id for _, i in batches for f in i.found}
+                | {f.lms_id for _, i in batches for f in i.found}
             )
-        console.isolation_line(outcome.isolation)
-        console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
-        console.console.print(
-            f"Reports: {target / 'index.html'} (reused {outcome.reused} "
-            "unchanged result(s); --fresh regrades them)"
-        )
-        if not outcome.ok:
-            code = EXIT_FAILED
+        for pack, intake in batches:
+            target = out or project_root() / "reports" / pack.id
+            request = BatchRequest(
+                pack=pack, sources=intake.found, out_dir=target,
+                fresh=fresh, due=due, isolation=Isolation(isolation) if isolation else None,
+                jobs=jobs or default_jobs(), roster=people,
+                times=dict(instructor_times) if instructor_times is not None else None,
+                zone=zone, layout=intake.layout, intake_notes=intake.notes,
+            )
+            if not _grade_one(request, intake):
+                code = EXIT_FAILED
     sys.exit(code)
+
+
+def _zone(name: str | None) -> tzinfo | None:
+    if not name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise click.BadParameter(f"unknown time zone {name!r}", param_hint="--timezone") from None
+
+
+def _grade_one(request: BatchRequest, intake: Intake) -> bool:
+    """Grade one batch with a progress bar and a summary; True when grading worked."""
+    pack, target = request.pack, request.out_dir
+    assert target is not None
+    console.console.print(
+        f"Grading {len(intake.found)} submission(s) of [bold]{pack.title}[/] "
+        f"({intake.layout} layout)"
+    )
+    for note in intake.notes:
+        console.console.print(f"intake: {note}", markup=False, style="yellow")
+    with console.progress_bar(len(intake.found), pack.id) as advance:
+        request.progress = advance
+        outcome = grade_batch(request)
+    missing = [r.student for r in outcome.results if r.status == "missing"]
+    if missing:
+        console.console.print(f"On the roster with no submission: {', '.join(missing)}",
+                              markup=False)
+    console.isolation_line(outcome.isolation)
+    console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
+    console.console.print(
+        f"Reports: {target / 'index.html'} (reused {outcome.reused} "
+        "unchanged result(s); --fresh regrades them)"
+    )
+    return outcome.ok
 
 
 @cli.command("check")
@@ -234,30 +285,45 @@ def _pack_for(paths: list[Path], assignment: str | None) -> Pack:
     return get_pack(detected)
 
 
-def _batches(paths: tuple[Path, ...], assignment: str | None) -> list[tuple[Pack, list[Path]]]:
-    """One batch per assignment: the submissions under every path, grouped by pack.
+def _batches(
+    paths: tuple[Path, ...], assignment: str | None, layout: str | None, stage: Path
+) -> list[tuple[Pack, Intake]]:
+    """One batch per assignment: what every path holds, grouped by pack.
 
-    A path is a class folder (a folder or zip per student) or a folder of per-assignment class
-    folders named by id.
+    A path is an LMS export (a folder or its zip), a class folder (a folder or zip per
+    student), or a folder of per-assignment class folders named by id. Nothing found
+    anywhere is "no submissions found", never a student named after the folder.
     """
     packs = {assignment: get_pack(assignment)} if assignment else discover_packs()
-    grouped: dict[str, list[Path]] = {}
-    for path in paths:
-        if (
-            assignment is None
-            and path.is_dir()
-            and detect_assignment([path], packs) is None
-            and {p.name for p in path.iterdir()} & set(packs)
-        ):
-            found = [
-                (p.name, find_submissions(p)) for p in sorted(path.iterdir()) if p.name in packs
-            ]
-        else:
-            sources = find_submissions(path)
-            found = [(_pack_for(sources, assignment).id, sources)]
-        for pack_id, sources in found:
-            grouped.setdefault(pack_id, []).extend(sources)
-    return [(packs[pack_id], sources) for pack_id, sources in grouped.items()]
+    grouped: dict[str, Intake] = {}
+    for index, path in enumerate(paths):
+        for pack_id, intake in _found_in(path, assignment, layout, packs, stage / str(index)):
+            batch = grouped.setdefault(pack_id, Intake(intake.layout))
+            if intake.layout not in batch.layout.split("+"):
+                batch.layout += f"+{intake.layout}"
+            batch.found += intake.found
+            batch.notes += intake.notes
+    if not any(intake.found for intake in grouped.values()):
+        raise GraderError(f"no submissions found in {', '.join(map(str, paths))}")
+    return [(packs[pack_id], intake) for pack_id, intake in grouped.items() if intake.found]
+
+
+def _found_in(
+    path: Path, assignment: str | None, layout: str | None, packs: dict[str, Pack], stage: Path
+) -> list[tuple[str, Intake]]:
+    if (
+        assignment is None
+        and layout in (None, "plain")
+        and path.is_dir()
+        and detect_assignment(find_submissions(path), packs) is None
+        and {p.name for p in path.iterdir()} & set(packs)
+    ):
+        return [(p.name, ingest(p, stage / p.name, "plain"))
+                for p in sorted(path.iterdir()) if p.name in packs]
+    intake = ingest(path, stage, layout)
+    if not intake.found:
+        return [("", intake)] if assignment is None else [(assignment, intake)]
+    return [(_pack_for([f.source for f in intake.found], assignment).id, intake)]
 
 
 register_all(cli)

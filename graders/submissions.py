@@ -13,6 +13,7 @@ import re
 import shutil
 import zipfile
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -82,7 +83,9 @@ def clean_text(text: str) -> str:
 
 
 def find_submissions(path: Path) -> list[Path]:
-    """Each student folder or zip directly under ``path`` (or ``path`` itself if it is one)."""
+    """Each student folder or zip directly under ``path``; ``path`` itself if it holds files
+    but no such folder (one student's folder), or is a file; nothing if it holds no file (an
+    empty folder is no submission, never a student named after the folder)."""
     if path.is_file():
         return [path]
     entries = sorted(
@@ -92,7 +95,9 @@ def find_submissions(path: Path) -> list[Path]:
         and entry.name not in IGNORED_PARTS
         and (entry.is_dir() or entry.suffix.lower() == ".zip")
     )
-    return entries or [path]
+    if entries:
+        return entries
+    return [path] if any(p.is_file() for p in path.rglob("*")) else []
 
 
 def detect_assignment(paths: list[Path], packs: dict[str, Pack]) -> str | None:
@@ -138,12 +143,24 @@ def _siblings(source: Path) -> list[Path]:
         return []
 
 
-def prepare(source: Path, pack: Pack, work_root: Path) -> Submission:
-    """Collect, decode and check the student's files; build the workspace."""
-    student_id_ = student_id(source)
+def prepare(
+    source: Path, pack: Pack, work_root: Path, *, student: str | None = None,
+    notes: Sequence[str] = (), submitted_at: datetime | None = None,
+) -> Submission:
+    """Collect, decode and check the student's files; build the workspace.
+
+    ``student`` is the id the intake gave (default: the folder name or zip stem), ``notes``
+    what the intake has to say about this submission (shown in its report, 0 points), and
+    ``submitted_at`` the time from the LMS export or the instructor's ``--times`` file. A
+    ``submission_meta.json`` the student hands in is ignored and named as ignored: a student
+    never gives their own submission time.
+    """
+    student_id_ = student or student_id(source)
     submission = Submission(
-        id=student_id_, source=source, workspace=work_root / slugify(student_id_)
+        id=student_id_, source=source, workspace=work_root / slugify(student_id_),
+        submitted_at=submitted_at,
     )
+    submission.problems += [Violation(rule="intake", file="", message=note) for note in notes]
     raw = _read_files(source, submission)
     spec = pack.declaration.submission
     picked: dict[str, str] = {}  # graded name -> path handed in
@@ -153,7 +170,7 @@ def prepare(source: Path, pack: Pack, work_root: Path) -> Submission:
             picked[name] = path
             submission.files[name] = _decode(name, raw[path], submission)
     _add_helpers(submission, pack, raw, picked)
-    submission.submitted_at = _submitted_at(raw)
+    _ignore_student_times(submission, raw)
     _build_workspace(submission, pack)
     submission.digest = _digest(submission, pack)
     return submission
@@ -359,14 +376,17 @@ def _decode(name: str, data: bytes, submission: Submission) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def _submitted_at(raw: dict[str, bytes]) -> datetime | None:
-    meta = raw.get(META_FILE)
-    if meta is None:
-        return None
-    try:
-        return datetime.fromisoformat(json.loads(meta)["submitted_at"])
-    except (ValueError, KeyError, TypeError):
-        return None
+def _ignore_student_times(submission: Submission, raw: dict[str, bytes]) -> None:
+    """A time file in the hand-in is listed as ignored, with a 0-point notice saying why."""
+    for path in sorted(raw):
+        if PurePosixPath(path).name.lower() == META_FILE:
+            if path not in submission.ignored:
+                submission.ignored.append(path)
+            submission.problems.append(_problem(
+                "ignored-file", path,
+                "was ignored: submission times come from the LMS export or the instructor's "
+                "`--times` file, never from a file in the hand-in",
+            ))
 
 
 def _build_workspace(submission: Submission, pack: Pack) -> None:

@@ -1,10 +1,15 @@
 """Submission times come from the instructor, never from the student's files.
 
 ``grade --times FILE`` reads a CSV with a header ``student,submitted_at``: the student's id as
-grading shows it (the folder name, or the zip's stem) and an ISO 8601 time WITH a timezone
-(``2015-03-05T23:10:00-05:00`` or ``...Z``). LMS exports that carry times give them through
-their intake layout instead. A bad file is the instructor's error, named at start-up with its
-line, before anyone is graded: a time without a timezone cannot be compared with a due date.
+grading shows it (the folder name, the zip's stem, or ``Jane Doe (12345)`` for an LMS export)
+or their LMS id (``12345``), and an ISO 8601 time WITH a timezone (``2015-03-05T23:10:00-05:00``
+or ``...Z``). LMS exports that carry times give them through their intake layout; a time in
+this file wins over the export's. A bad file is the instructor's error, named at start-up with
+its line, before anyone is graded: a time without a timezone cannot be compared with a due
+date, and a name no submission has is most likely a typo that would leave someone on time.
+A student's own files never give a time (``submission_meta.json`` is ignored).
+
+The samples of a pack take their times from ``fixtures/<id>/times.csv`` the same way.
 """
 
 from __future__ import annotations
@@ -18,7 +23,25 @@ from graders.errors import GraderError
 COLUMNS = ("student", "submitted_at")
 
 
-def load_times(path: Path) -> dict[str, datetime]:
+class InstructorTimes(dict[str, datetime]):
+    """Submission times by student (a dict), remembering the line each came from."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        self.lines: dict[str, int] = {}
+
+    def check_known(self, known: set[str]) -> None:
+        """GraderError naming the first line whose student is in no submission."""
+        for student, line in sorted(self.lines.items(), key=lambda item: item[1]):
+            if student not in known:
+                raise GraderError(
+                    f"--times {self.path}, line {line}: no submission is called {student!r} "
+                    "(use the id grading shows, or the LMS id)"
+                )
+
+
+def load_times(path: Path) -> InstructorTimes:
     """Each student's submission time from ``path``; GraderError names the line at fault."""
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -31,11 +54,13 @@ def load_times(path: Path) -> dict[str, datetime]:
             f"--times {path}, line 1: the header must be `student,submitted_at` (got "
             f"`{','.join(header)}`)"
         )
-    times: dict[str, datetime] = {}
+    times = InstructorTimes(path)
     for number, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue
-        times.update([_parse_row(path, number, row, times)])
+        student, when = _parse_row(path, number, row, times)
+        times[student] = when
+        times.lines[student] = number
     return times
 
 

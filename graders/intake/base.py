@@ -1,0 +1,180 @@
+"""What every intake layout shares: the records it yields and the safe handling of exports.
+
+A layout turns an LMS export (or a plain class folder) into :class:`Found` submissions: the
+LMS's student id, the display name, the files (a folder, a zip, or files staged into a folder of
+their own), and the submission time when the export carries one. What a layout cannot place (a
+stray file, two candidates, a wrapper folder) becomes a note: printed in the console and kept
+in the report, never a silent pick.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import unicodedata
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path, PurePosixPath
+from typing import ClassVar
+
+from graders.submissions import IGNORED_PARTS, MAX_FILE_BYTES
+
+CLASS_MAX_ENTRIES = 50_000  # a class zip: a thousand students with a few dozen files each
+CLASS_MAX_BYTES = 1024 * 1024 * 1024
+NOISE = IGNORED_PARTS | {"Thumbs.db", "desktop.ini"}
+
+
+@dataclass
+class Found:
+    """One submission in an export."""
+
+    id: str  # the id it is graded and reported under (the batch keeps ids unique)
+    source: Path  # the folder, zip or file the intake reads
+    lms_id: str = ""
+    display_name: str = ""
+    email: str = ""
+    submitted_at: datetime | None = None  # naive when the export gives no zone (see batch)
+    notes: list[str] = field(default_factory=list)  # shown in this student's report
+    online_text: str | None = None  # text typed into the LMS instead of a file
+    lms: dict[str, str] = field(default_factory=dict)  # layout's own facts (export name, ...)
+
+
+@dataclass
+class Intake:
+    """Everything an export holds, and what could not be placed."""
+
+    layout: str
+    found: list[Found] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # export-level: console and report
+
+
+class Layout:
+    """One export layout. Subclasses are found by :mod:`graders.intake` by looking."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    example: ClassVar[str]  # an example path inside such an export
+    priority: ClassVar[int] = 50  # detection order: lower first; `plain` is the fallback
+
+    def detect(self, root: Path) -> bool:
+        """True when the folder ``root`` looks like this layout's export."""
+        raise NotImplementedError
+
+    def read(self, root: Path, stage: Path) -> Intake:
+        """The submissions in ``root``; files that must be renamed or merged are copied into
+        folders under ``stage`` (never into the export)."""
+        raise NotImplementedError
+
+
+def entries(root: Path) -> list[Path]:
+    """The visible entries of ``root``, sorted, without OS and editor noise."""
+    return sorted(
+        path for path in root.iterdir()
+        if not path.name.startswith(".") and path.name not in NOISE
+    )
+
+
+def stray(path: Path, layout: str) -> str:
+    """The note for an entry of an export that belongs to no student."""
+    kind = "folder" if path.is_dir() else "file"
+    return (f"`{path.name}`: this {kind} does not follow the {layout} naming, so it "
+            "belongs to no student; it was not graded")
+
+
+class Stage:
+    """Folders of staged files, one per submission, under one root."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.count = 0
+
+    def folder(self, files: dict[str, Path]) -> Path:
+        """A new folder holding ``files`` (submitted name -> file in the export)."""
+        self.count += 1
+        target = self.root / f"s{self.count:05d}"
+        target.mkdir(parents=True)
+        for name, path in files.items():
+            destination = target / name
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            if path.is_dir():
+                shutil.copytree(path, destination, symlinks=True)
+            elif not path.is_symlink():
+                shutil.copyfile(path, destination)
+        return target
+
+
+def plain_name(text: str) -> str:
+    """``text`` without accents, lowercased, spaces collapsed (to compare names)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    letters = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(letters.lower().split())
+
+
+def named(display: str, lms_id: str) -> str:
+    """The id a submission is reported under: ``Jane Doe (12345)``."""
+    display = " ".join(display.split())
+    return f"{display} ({lms_id})" if display and display != lms_id else lms_id
+
+
+def unpack(archive_path: Path, target: Path) -> list[str]:
+    """Unpack a class zip into ``target`` safely; the problems met, as notes.
+
+    Like a student's zip (see :mod:`graders.submissions`): no absolute or ``..`` paths, no
+    symbolic links, at most ``MAX_FILE_BYTES`` per file, and caps on entries and bytes sized
+    for a whole class.
+    """
+    notes: list[str] = []
+    try:
+        archive = zipfile.ZipFile(archive_path)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
+        return [f"`{archive_path.name}` could not be opened as a zip: {exc}"]
+    total = 0
+    with archive:
+        members = [info for info in archive.infolist() if not info.is_dir()]
+        if len(members) > CLASS_MAX_ENTRIES:
+            notes.append(f"`{archive_path.name}` holds more than {CLASS_MAX_ENTRIES} files; "
+                         "the rest were not unpacked")
+            members = members[:CLASS_MAX_ENTRIES]
+        for info in members:
+            name = PurePosixPath(info.filename.replace("\\", "/"))
+            if name.is_absolute() or ".." in name.parts or not name.parts:
+                notes.append(f"`{info.filename}` has an unsafe path in the zip; not unpacked")
+                continue
+            if NOISE & set(name.parts):
+                continue
+            if (info.external_attr >> 16) & 0o170000 == 0o120000:
+                notes.append(f"`{info.filename}` is a symbolic link; not unpacked")
+                continue
+            try:
+                with archive.open(info) as member:
+                    data = member.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
+            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError,
+                    NotImplementedError, ValueError) as exc:
+                notes.append(f"`{info.filename}` could not be unpacked ({exc})")
+                continue
+            total += len(data)
+            if total > CLASS_MAX_BYTES:
+                notes.append(f"`{archive_path.name}` unpacks to too much data; stopped")
+                break
+            destination = target.joinpath(*name.parts)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(data)
+    return notes
+
+
+TAGS = re.compile(r"<[^>]*>")
+HIDDEN_BLOCKS = re.compile(r"<(head|style|script)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+BREAKS = re.compile(r"<\s*(br|/p|/div|/li|/pre|/h\d)\b[^>]*>", re.IGNORECASE)
+
+
+def html_text(markup: str) -> str:
+    """The text a student typed into an LMS editor (``onlinetext.html``), line breaks kept."""
+    import html
+
+    text = HIDDEN_BLOCKS.sub("", markup.replace("\r\n", "\n"))
+    text = BREAKS.sub("\n", text)
+    text = TAGS.sub("", text)
+    text = html.unescape(text).replace("\xa0", " ")
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n") + "\n"

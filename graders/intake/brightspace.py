@@ -1,0 +1,70 @@
+"""Brightspace (D2L) assignment download: a folder per submission, dated, and ``index.html``.
+
+Folders are ``<number>-<number> - <Last> <First>- <Mon d, yyyy h:mm AM>`` (for example
+``123456-789012 - Doe Jane- Mar 5, 2024 1102 PM``; the time is written with or without its
+colon). The folder name is the only place the time appears, and it has no timezone: the batch
+reads it in ``--timezone`` (default: the due date's). Assumed: the second number identifies the
+student (their re-submissions share it), so the newest folder of a student is graded and the
+older ones are named in the report. ``index.html`` is the export's own listing, not a student.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+from graders.intake.base import Found, Intake, Layout, entries, named, stray
+
+FOLDER = re.compile(r"(?P<first>\d+)-(?P<user>\d+) - (?P<name>.+?)\s*-\s*"
+                    r"(?P<when>[A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:?\d{2}\s*[AP]M)")
+FORMATS = ("%b %d, %Y %I%M %p", "%b %d, %Y %I:%M %p", "%b %d, %Y, %I:%M %p", "%b %d, %Y, %I%M %p")
+LISTING = "index.html"
+
+
+def parse_when(text: str) -> datetime | None:
+    """A Brightspace folder date (naive: Brightspace writes no zone)."""
+    text = " ".join(text.replace("AM", " AM").replace("PM", " PM").split())
+    for form in FORMATS:
+        try:
+            return datetime.strptime(text, form)
+        except ValueError:
+            continue
+    return None
+
+
+class Brightspace(Layout):
+    name = "brightspace"
+    title = "Brightspace/D2L (assignment download)"
+    example = "123456-789012 - Doe Jane- Mar 5, 2024 1102 PM/pnt.py"
+    priority = 30
+
+    def detect(self, root: Path) -> bool:
+        inside = [p for p in entries(root) if p.name != LISTING]
+        matched = sum(p.is_dir() and FOLDER.fullmatch(p.name) is not None for p in inside)
+        return matched > 0 and matched * 2 >= len(inside)
+
+    def read(self, root: Path, stage: Path) -> Intake:
+        intake = Intake(self.name)
+        by_user: dict[str, list[tuple[datetime | None, Path, re.Match[str]]]] = {}
+        for path in entries(root):
+            if path.name == LISTING:
+                continue
+            match = FOLDER.fullmatch(path.name) if path.is_dir() else None
+            if match is None:
+                intake.notes.append(stray(path, "Brightspace"))
+                continue
+            by_user.setdefault(match["user"], []).append((parse_when(match["when"]), path, match))
+        for user, folders in by_user.items():
+            folders.sort(key=lambda item: (item[0] or datetime.min, item[1].name))
+            when, path, match = folders[-1]
+            found = Found(id=named(match["name"], user), source=path, lms_id=user,
+                          display_name=match["name"], submitted_at=when,
+                          lms={"ref": path.name, "folder": match["first"]})
+            for _, older, _ in folders[:-1]:
+                found.notes.append(f"an older submission (`{older.name}`) was not graded; "
+                                   "the newest was")
+            if when is None:
+                found.notes.append(f"the date in `{path.name}` could not be read")
+            intake.found.append(found)
+        return intake

@@ -1,0 +1,28 @@
+"""MarkUs: a folder per group, named after the group (for individual work, the user name)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from graders.intake.base import Intake, Layout, entries
+from graders.intake.plain import folders_and_zips
+
+GROUP = re.compile(r"group_\d+")
+
+
+class MarkUs(Layout):
+    name = "markus"
+    title = "MarkUs (a folder per group)"
+    example = "group_0001/pnt.py (individual work: doejane1/pnt.py; --layout markus)"
+    priority = 60
+
+    def detect(self, root: Path) -> bool:
+        folders = [p for p in entries(root) if p.is_dir()]
+        return bool(folders) and all(GROUP.fullmatch(p.name) for p in folders)
+
+    def read(self, root: Path, stage: Path) -> Intake:
+        intake = folders_and_zips(root, self.name)
+        for found in intake.found:
+            found.lms["group"] = found.id
+        return intake

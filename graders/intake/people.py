@@ -1,0 +1,98 @@
+"""Before grading: who each submission is, and when it was handed in.
+
+:func:`settle` applies the roster (names, e-mails, SIS ids; who has no submission), the
+instructor's ``--times`` file (which wins over the export), and the zone for the export's
+zone-less times (Brightspace folder dates, Moodle's worksheet), and writes online text as the
+assignment's file. It never reads a student's files for any of this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+
+from graders.intake.base import Found, named
+from graders.intake.roster import Person, Roster
+from graders.packs import Pack
+from graders.times import InstructorTimes
+
+
+@dataclass
+class Settled:
+    """The submissions ready to prepare, and the roster's people with no submission."""
+
+    found: list[Found]
+    missing: list[Person] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def settle(
+    pack: Pack, found: list[Found], *, roster: Roster | None = None,
+    times: Mapping[str, datetime] | None = None, zone: tzinfo | None = None,
+) -> Settled:
+    """``found`` with roster names, times and online text settled (GraderError at start-up
+    for a ``--times`` line naming nobody)."""
+    if isinstance(times, InstructorTimes):
+        times.check_known({f.id for f in found} | {f.lms_id for f in found})
+    settled = Settled(found)
+    if roster is not None:
+        _apply_roster(roster, settled)
+    for item in found:
+        given = (times or {}).get(item.id) or (times or {}).get(item.lms_id)
+        if given is not None:
+            item.submitted_at = given
+            item.lms["time_from"] = "--times"
+        elif item.submitted_at is not None and item.submitted_at.tzinfo is None:
+            _localise(item, zone)
+        _online_text(item, pack)
+    return settled
+
+
+def _apply_roster(roster: Roster, settled: Settled) -> None:
+    matched: set[str] = set()
+    for item in settled.found:
+        person = roster.match(item)
+        if person is None or person.lms_id in matched:
+            item.notes.append(f"not on the roster ({roster.kind} gradebook)")
+            continue
+        matched.add(person.lms_id)
+        item.display_name = person.display_name or item.display_name
+        item.email = person.email or item.email
+        item.lms.update({k: v for k, v in (("sis_id", person.sis_id),
+                                           ("username", person.username),
+                                           ("roster_id", person.lms_id)) if v})
+        if item.submitted_at is None and person.submitted_at is not None:
+            item.submitted_at = person.submitted_at
+            item.lms["time_from"] = f"{roster.kind} gradebook"
+    settled.missing = [p for p in roster.people if p.lms_id not in matched]
+
+
+def _localise(item: Found, zone: tzinfo | None) -> None:
+    assert item.submitted_at is not None
+    if zone is None:
+        item.notes.append(f"the export's time {item.submitted_at:%Y-%m-%d %H:%M} has no zone "
+                          "and no due date or --timezone gives one: it was not used")
+        item.submitted_at = None
+        return
+    item.submitted_at = item.submitted_at.replace(tzinfo=zone)
+
+
+def _online_text(item: Found, pack: Pack) -> None:
+    """Online text becomes the assignment's one file; with several files it cannot be placed."""
+    if item.online_text is None or not item.source.is_dir():
+        return
+    files = pack.declaration.submission.files
+    if len(files) == 1 and not (item.source / files[0]).exists():
+        (item.source / files[0]).write_text(item.online_text, encoding="utf-8")
+        item.notes.append(f"the online text was graded as `{files[0]}`")
+    else:
+        (item.source / "onlinetext.txt").write_text(item.online_text, encoding="utf-8")
+        item.notes.append("the online text was not graded: the assignment asks for files "
+                          f"({', '.join(files)}) and cannot tell which one it is")
+    item.online_text = None
+
+
+def missing_id(person: Person) -> str:
+    """The id a roster row without a submission is reported under."""
+    return named(person.display_name, person.lms_id)

@@ -1,0 +1,44 @@
+"""Today's layout: a folder or a ``.zip`` per student, named after the student."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graders.intake.base import Found, Intake, Layout, entries, stray
+from graders.submissions import student_id
+
+
+def single(source: Path) -> Found:
+    """One student's folder, zip or file, named after it."""
+    name = student_id(source)
+    return Found(id=name, source=source, lms_id=name, display_name=name)
+
+
+def folders_and_zips(root: Path, layout: str) -> Intake:
+    """Each folder or zip under ``root`` is one submission; loose files are noted. A folder
+    holding files but no sub-folder or zip is itself one submission; nothing at all is no
+    submission (never a student named after the folder)."""
+    inside = entries(root)
+    units = [p for p in inside if p.is_dir() or p.suffix.lower() == ".zip"]
+    intake = Intake(layout)
+    if not units:
+        if any(p.is_file() for p in root.rglob("*")):
+            intake.found.append(single(root))
+        return intake
+    intake.found = [single(unit) for unit in units]
+    intake.notes = [stray(p, "folder-or-zip-per-student") for p in inside if p not in units]
+    return intake
+
+
+class Plain(Layout):
+    name = "plain"
+    title = "a folder or zip per student"
+    example = "submissions/jdoe/pnt.py (or submissions/jdoe.zip)"
+    priority = 99
+
+    def detect(self, root: Path) -> bool:
+        return True
+
+    def read(self, root: Path, stage: Path) -> Intake:
+        return folders_and_zips(root, self.name)
+

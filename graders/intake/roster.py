@@ -1,0 +1,202 @@
+"""``grade --roster FILE``: the LMS's own gradebook CSV, mapping LMS ids to people.
+
+Recognised by its header: Moodle's grading worksheet (``Identifier``, ``Full name``, ``Email
+address``, ``Last modified (submission)``: also the submission time, read in ``--timezone``),
+Canvas's gradebook (``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section``; its
+``Points Possible`` row is skipped), Brightspace's grades export (``OrgDefinedId``,
+``Username``, ``Last Name``, ``First Name``, ``Email``), Gradescope's roster (``First Name``,
+``Last Name``, ``SID``, ``Email``), MarkUs's student list (``user_name``, ...), or a plain
+``id,name,email`` file. A submission is matched to its row by LMS id, user name or SIS id,
+else by the person's name when exactly one row has it (Brightspace downloads carry no id the
+grades export has).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from graders.errors import GraderError
+from graders.intake.base import Found, plain_name
+
+MOODLE_TIME = ("%A, %d %B %Y, %I:%M %p", "%A, %d %B %Y, %H:%M")
+
+
+@dataclass
+class Person:
+    """One roster row."""
+
+    lms_id: str
+    display_name: str = ""
+    email: str = ""
+    sis_id: str = ""
+    username: str = ""
+    submitted_at: datetime | None = None  # Moodle's worksheet only (naive)
+    line: int = 0
+
+
+@dataclass
+class Roster:
+    kind: str
+    people: list[Person] = field(default_factory=list)
+
+    def match(self, found: Found) -> Person | None:
+        """The row of ``found``: by id, user name or SIS id, else by a name only one has."""
+        keys = {found.lms_id, found.lms.get("group", "")} - {""}
+        for person in self.people:
+            if keys & {person.lms_id, person.username, person.sis_id}:
+                return person
+        wanted = {plain_name(found.display_name), plain_name(_swap(found.display_name))}
+        named = [p for p in self.people if plain_name(p.display_name) in wanted]
+        return named[0] if len(named) == 1 else None
+
+
+def _swap(name: str) -> str:
+    """``Doe Jane`` -> ``Jane Doe`` (exports write the last name first)."""
+    parts = name.split()
+    return " ".join(parts[1:] + parts[:1]) if len(parts) > 1 else name
+
+
+def load_roster(path: Path) -> Roster:
+    """Read a roster; GraderError (at start-up) when the file or its header is not one."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GraderError(f"--roster {path}: cannot be read ({exc})") from None
+    rows = list(csv.reader(text.splitlines()))
+    if not rows:
+        raise GraderError(f"--roster {path}: the file is empty")
+    header = [cell.strip() for cell in rows[0]]
+    for kind, reader in READERS:
+        people = reader(header, rows[1:])
+        if people is not None:
+            if len({p.lms_id for p in people}) != len(people):
+                raise GraderError(f"--roster {path}: an id appears on two rows")
+            return Roster(kind, people)
+    raise GraderError(f"--roster {path}, line 1: not a gradebook this harness reads (header "
+                      f"`{','.join(header)[:200]}`); see `grade layouts`")
+
+
+Rows = list[list[str]]
+
+
+def _columns(header: list[str], *names: str) -> dict[str, int] | None:
+    lowered = [cell.lower() for cell in header]
+    found = {name: lowered.index(name.lower()) for name in names if name.lower() in lowered}
+    return found if len(found) == len(names) else None
+
+
+def _cell(row: list[str], index: int | None) -> str:
+    return row[index].strip() if index is not None and index < len(row) else ""
+
+
+def _moodle(header: list[str], rows: Rows) -> list[Person] | None:
+    cols = _columns(header, "Identifier", "Full name")
+    if cols is None:
+        return None
+    email = _optional(header, "Email address")
+    when = _optional(header, "Last modified (submission)")
+    people = []
+    for number, row in enumerate(rows, start=2):
+        ident = re.sub(r"^\D*", "", _cell(row, cols["Identifier"]))
+        if ident:
+            people.append(Person(ident, _cell(row, cols["Full name"]), _cell(row, email),
+                                 submitted_at=moodle_time(_cell(row, when)), line=number))
+    return people
+
+
+def moodle_time(text: str) -> datetime | None:
+    """``Thursday, 31 October 2024, 11:58 PM`` (naive; ``-`` or blank: none)."""
+    for form in MOODLE_TIME:
+        try:
+            return datetime.strptime(text.strip(), form)
+        except ValueError:
+            continue
+    return None
+
+
+def _optional(header: list[str], name: str) -> int | None:
+    cols = _columns(header, name)
+    return cols[name] if cols else None
+
+
+def _canvas(header: list[str], rows: Rows) -> list[Person] | None:
+    cols = _columns(header, "Student", "ID")
+    if cols is None or _optional(header, "SIS User ID") is None:
+        return None
+    sis, login = _optional(header, "SIS User ID"), _optional(header, "SIS Login ID")
+    people = []
+    for number, row in enumerate(rows, start=2):
+        name, ident = _cell(row, cols["Student"]), _cell(row, cols["ID"])
+        if not ident or "points possible" in name.lower() or name.lower() == "student, test":
+            continue
+        last, _, first = name.partition(",")
+        display = f"{first.strip()} {last.strip()}".strip() if first else name
+        people.append(Person(ident, display, sis_id=_cell(row, sis),
+                             username=_cell(row, login), line=number))
+    return people
+
+
+def _brightspace(header: list[str], rows: Rows) -> list[Person] | None:
+    cols = _columns(header, "OrgDefinedId", "Username")
+    if cols is None:
+        return None
+    first, last = _optional(header, "First Name"), _optional(header, "Last Name")
+    email = _optional(header, "Email")
+    people = []
+    for number, row in enumerate(rows, start=2):
+        org = _cell(row, cols["OrgDefinedId"]).lstrip("#")
+        user = _cell(row, cols["Username"]).lstrip("#")
+        if org or user:
+            display = f"{_cell(row, first)} {_cell(row, last)}".strip()
+            people.append(Person(org or user, display, _cell(row, email), sis_id=org,
+                                 username=user, line=number))
+    return people
+
+
+def _gradescope(header: list[str], rows: Rows) -> list[Person] | None:
+    cols = _columns(header, "SID", "Email")
+    if cols is None:
+        return None
+    first, last = _optional(header, "First Name"), _optional(header, "Last Name")
+    name = _optional(header, "Name")
+    people = []
+    for number, row in enumerate(rows, start=2):
+        display = _cell(row, name) or f"{_cell(row, first)} {_cell(row, last)}".strip()
+        sid = _cell(row, cols["SID"])
+        if sid:
+            people.append(Person(sid, display, _cell(row, cols["Email"]), line=number))
+    return people
+
+
+def _markus(header: list[str], rows: Rows) -> list[Person] | None:
+    cols = _columns(header, "user_name")
+    if cols is None:
+        return None
+    first, last = _optional(header, "first_name"), _optional(header, "last_name")
+    email, number_col = _optional(header, "email"), _optional(header, "id_number")
+    people = []
+    for number, row in enumerate(rows, start=2):
+        user = _cell(row, cols["user_name"])
+        if user:
+            people.append(Person(user, f"{_cell(row, first)} {_cell(row, last)}".strip(),
+                                 _cell(row, email), sis_id=_cell(row, number_col),
+                                 username=user, line=number))
+    return people
+
+
+def _generic(header: list[str], rows: Rows) -> list[Person] | None:
+    cols = _columns(header, "id", "name")
+    if cols is None:
+        return None
+    email = _optional(header, "email")
+    return [Person(_cell(row, cols["id"]), _cell(row, cols["name"]), _cell(row, email),
+                   line=number)
+            for number, row in enumerate(rows, start=2) if _cell(row, cols["id"])]
+
+
+READERS = (("moodle", _moodle), ("canvas", _canvas), ("brightspace", _brightspace),
+           ("gradescope", _gradescope), ("markus", _markus), ("plain", _generic))

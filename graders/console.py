@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -12,6 +14,7 @@ from rich.table import Table
 
 from graders.batch import BatchOutcome
 from graders.batch import Progress as OnResult
+from graders.report.stats import reasons
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation
 
@@ -44,26 +47,45 @@ def progress_bar(total: int, title: str) -> Iterator[OnResult]:
 
 
 def summary(outcome: BatchOutcome, title: str) -> None:
-    table = Table(title=title, show_lines=False)
-    table.add_column("student")
-    table.add_column("total", justify="right")
-    table.add_column("tests", justify="right")
-    table.add_column("rules broken")
-    table.add_column("status")
-    for r in outcome.results:
-        passed = sum(t.outcome == "passed" for t in r.tests)
-        status = "[green]graded[/]" if r.status == "graded" else "[red]GRADER ERROR[/]"
-        rules = ", ".join(sorted({v.rule for v in r.violations})) or "-"
-        table.add_row(
-            escape(r.student),
-            f"{r.total:g} / {r.max_total:g}",
-            f"{passed}/{len(r.tests)}",
-            rules,
-            status,
-        )
-    out.print(table)
+    """The class summary: a table on a terminal; plain CSV lines (one per student, never
+    wrapped or cut) when the output goes to a file or a pipe."""
+    rows = [_row(r) for r in outcome.results]
+    if out.is_terminal:
+        table = Table(title=title, show_lines=False)
+        table.add_column("student", no_wrap=True, overflow="fold")
+        table.add_column("total", justify="right", no_wrap=True)
+        table.add_column("tests", justify="right", no_wrap=True)
+        table.add_column("why")
+        table.add_column("rules broken")
+        table.add_column("status", no_wrap=True)
+        for row in rows:
+            status = {"graded": "[green]graded[/]", "GRADER ERROR": "[red]GRADER ERROR[/]"}.get(
+                row[-1], escape(row[-1]))
+            table.add_row(*map(escape, row[:-1]), status)
+        out.print(table)
+    else:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["student", "total", "tests", "why", "rules broken", "status"])
+        writer.writerows(rows)
+        out.print(buffer.getvalue().rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
     for message in outcome.grader_errors:
-        console.print(f"[red]Grader error:[/] {message}")
+        console.print(f"[red]Grader error:[/] {escape(message)}")
+
+
+def _row(r: SubmissionResult) -> list[str]:
+    passed = sum(t.outcome == "passed" for t in r.tests)
+    status = {"graded": "graded", "missing": "no submission"}.get(r.status, "GRADER ERROR")
+    if r.automatic_total is not None:
+        status += f" (overridden; automatic {r.automatic_total:g})"
+    return [
+        r.student,
+        f"{r.total:g} / {r.max_total:g}",
+        f"{passed}/{len(r.tests)}",
+        ", ".join(reasons(r)) or "-",
+        ", ".join(sorted({v.rule for v in r.violations})) or "-",
+        status,
+    ]
 
 
 def precheck_report(result: SubmissionResult) -> None:

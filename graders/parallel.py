@@ -241,6 +241,9 @@ def mark(
         graded_at=datetime.now(UTC).isoformat(timespec="seconds"),
         seconds=round(sum(t.seconds for t in tests), 2),
         mode="check" if options.public_only else "full",
+        helpers=list(submission.helpers),
+        aliases=dict(submission.aliases),
+        ignored=list(submission.ignored),
     )
 
 
@@ -266,9 +269,11 @@ def grading_key(pack: Pack, submission: Submission, options: GradeOptions) -> st
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def broken(pack: Pack, student: str, options: GradeOptions, why: str) -> SubmissionResult:
-    """A grader-error row for a student nothing else could be produced for."""
-    return SubmissionResult(
+def broken(pack: Pack, student: str, options: GradeOptions, why: str,
+           submission: Submission | None = None) -> SubmissionResult:
+    """A grader-error row for a student nothing else could be produced for (with what is known
+    of their ``submission``, when it was collected)."""
+    result = SubmissionResult(
         student=student,
         assignment=pack.id,
         assignment_title=pack.title,
@@ -279,6 +284,11 @@ def broken(pack: Pack, student: str, options: GradeOptions, why: str) -> Submiss
         graded_at=datetime.now(UTC).isoformat(timespec="seconds"),
         mode="check" if options.public_only else "full",
     )
+    if submission is not None:
+        result.files = dict(submission.files)
+        result.helpers, result.ignored = list(submission.helpers), list(submission.ignored)
+        result.aliases = dict(submission.aliases)
+    return result
 
 
 def _session_error(why: str) -> TestOutcome:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
-Status = Literal["graded", "grader-error"]
+Status = Literal["graded", "grader-error", "missing"]  # missing: on the roster, nothing handed in
 
 
 @dataclass
@@ -55,12 +55,27 @@ class CriterionMark:
     total: int
     notes: list[str] = field(default_factory=list)
     handout: str = ""  # the handout sentence the criterion enforces
+    automatic: float | None = None  # what the grader gave, when a TA's override replaced it
 
 
 @dataclass
 class Deduction:
     reason: str
     points: float
+
+
+@dataclass
+class OverrideRecord:
+    """A TA's change of one criterion (or of the ``total``), as applied to a result."""
+
+    criterion: str
+    points: float
+    comment: str
+    by: str
+    at: str
+    automatic: float = 0.0  # the grader's mark it replaced
+    stale: bool = False  # the student's code changed since the override was made
+    superseded: bool = False  # a later override of the same criterion replaced this one
 
 
 @dataclass
@@ -84,6 +99,17 @@ class SubmissionResult:
     graded_at: str = ""
     seconds: float = 0.0
     mode: str = "full"
+    helpers: list[str] = field(default_factory=list)  # the student's own extra modules
+    aliases: dict[str, str] = field(default_factory=dict)  # graded name -> file handed in
+    ignored: list[str] = field(default_factory=list)  # handed in, not part of the assignment
+    automatic_total: float | None = None  # the grader's total, when an override changed it
+    overrides: list[OverrideRecord] = field(default_factory=list)
+    # who handed it in, from the LMS export (graders.intake) for the reports and LMS exports
+    lms_id: str = ""
+    display_name: str = ""
+    email: str = ""
+    submitted_at: str = ""
+    lms: dict[str, str] = field(default_factory=dict)
 
     @property
     def percent(self) -> float:
@@ -99,6 +125,7 @@ class SubmissionResult:
         data["deductions"] = [Deduction(**d) for d in data.get("deductions", [])]
         data["tests"] = [TestOutcome(**t) for t in data.get("tests", [])]
         data["violations"] = [ViolationRecord(**v) for v in data.get("violations", [])]
+        data["overrides"] = [OverrideRecord(**o) for o in data.get("overrides", [])]
         return cls(**data)
 
 

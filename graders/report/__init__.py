@@ -16,9 +16,10 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from graders import overrides
 from graders.packs import Pack
-from graders.report import views
-from graders.results import SubmissionResult, write_atomic
+from graders.report import similar, stats, views
+from graders.results import OverrideRecord, SubmissionResult, write_atomic
 from graders.sandbox import Isolation
 from graders.submissions import slugify
 
@@ -54,6 +55,7 @@ class ReportWriter:
         self.out_dir = out_dir
         self.pack = pack
         self.env = environment()
+        self._overrides: tuple[list[overrides.Override], list[str]] | None = None
 
     def student_json(self, student: str) -> Path:
         return self.out_dir / "students" / f"{slugify(student)}.json"
@@ -76,27 +78,63 @@ class ReportWriter:
             return None
 
     def write_student(self, result: SubmissionResult) -> None:
+        """The student's page and JSON twin, with the TA's overrides applied to ``result``."""
+        self._apply_overrides(result)
         html = self.env.get_template("student.html.j2").render(r=result, pack=self.pack)
         write_atomic(self.student_json(result.student).with_suffix(".html"), html)
         write_atomic(self.student_json(result.student), result.to_json())
 
     def write_index(self, results: list[SubmissionResult], isolation: Isolation) -> None:
+        """``index.html``, ``marks.csv`` and ``results.json``, every result with the current
+        overrides (a student page whose override changed is written again); the similarity
+        section never stops this (nor changes a mark)."""
+        self._overrides = None  # read overrides.toml again: a TA may have edited it
+        for result in results:
+            before = _override_state(result)
+            self._apply_overrides(result)
+            if _override_state(result) != before:
+                self.write_student(result)
+        entries, problems = self._loaded()
+        problems = problems + overrides.usable(entries, results)[1]
         criteria = self.pack.declaration.criteria
+        failures = stats.common_failures(results)
         html = self.env.get_template("index.html.j2").render(
             results=results, pack=self.pack, criteria=criteria, isolation=isolation,
             max_total=self.pack.declaration.max_points,
+            histograms=stats.histograms(results, criteria), rates=stats.test_rates(results),
+            failures=failures, reasons={r.student: stats.reasons(r) for r in results},
+            tokens={r.student: stats.row_tokens(r, failures) for r in results},
+            override_problems=problems, stale=overrides.stale(results),
+            similarity=similar.section(self.pack, results),
         )
         write_atomic(self.out_dir / "index.html", html)
         write_atomic(self.out_dir / "marks.csv", marks_csv(results, [c.id for c in criteria]))
         summary = [json.loads(r.to_json()) for r in results]
         write_atomic(self.out_dir / "results.json", json.dumps(summary, indent=1))
 
+    def _loaded(self) -> tuple[list[overrides.Override], list[str]]:
+        if self._overrides is None:
+            self._overrides = overrides.load(self.out_dir / overrides.FILE_NAME)
+        return self._overrides
+
+    def _apply_overrides(self, result: SubmissionResult) -> None:
+        entries = [entry for entry in self._loaded()[0] if entry.student == result.student]
+        overrides.apply(result, [e for e in entries if overrides.check(e, result) is None])
+
+
+def _override_state(result: SubmissionResult) -> str:
+    return json.dumps([result.total, result.automatic_total,
+                       [[m.earned, m.automatic] for m in result.criteria],
+                       [vars(o) for o in result.overrides]], default=str)
+
 
 def marks_csv(results: list[SubmissionResult], criteria: list[str]) -> str:
-    """One row per student for the grade book; every cell is :func:`csv_cell`-safe."""
+    """One row per student for the grade book, with the final marks (overrides applied; the
+    grader's own total beside them); every cell is :func:`csv_cell`-safe."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["student", "total", "max", *criteria, "deductions", "status", "violations"])
+    writer.writerow(["student", "total", "max", *criteria, "deductions", "status", "violations",
+                     "automatic_total", "overrides"])
     for result in results:
         earned = {mark.id: mark.earned for mark in result.criteria}
         row = [
@@ -104,9 +142,16 @@ def marks_csv(results: list[SubmissionResult], criteria: list[str]) -> str:
             *(f"{earned.get(c, 0):g}" for c in criteria),
             f"{sum(d.points for d in result.deductions):g}", result.status,
             "; ".join(sorted({v.rule for v in result.violations})),
+            f"{result.total if result.automatic_total is None else result.automatic_total:g}",
+            "; ".join(_override_note(o) for o in result.overrides if not o.superseded),
         ]
         writer.writerow([csv_cell(cell) for cell in row])
     return buffer.getvalue()
+
+
+def _override_note(record: OverrideRecord) -> str:
+    flag = " [code changed since]" if record.stale else ""
+    return f"{record.criterion} {record.automatic:g}->{record.points:g} by {record.by}{flag}"
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

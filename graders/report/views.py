@@ -7,20 +7,26 @@ per-criterion test lists, class statistics) so the templates stay declarative.
 from __future__ import annotations
 
 import difflib
+import json
+import re
 import statistics
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from graders.marking import feeds
 from graders.packs import Pack
+from graders.report import source
 from graders.results import SubmissionResult, TestOutcome
+from graders.submissions import slugify
 from graders.testing import MODE_NAMES
 
 CONTEXT = 3  # unchanged lines kept around each difference
 MAX_INLINE = 2000  # longest line pair that gets a character-level highlight
 MAX_SHOWN = 40  # diff rows shown before the rest is folded
+MAX_FOLDED = 60  # folded rows kept on the page per fold (a whole golden file is not needed)
 MIN_FOLD = 3  # shorter unchanged runs are shown, not folded
 ONE_SIDED = 8  # lines of a one-sided run (missing or extra output) shown before folding
+MAX_VARIANTS = 4  # variants of one failure shown in full on a student page
 SIMILAR = 0.6  # replaced line pairs at least this similar get a character-level highlight
 
 MODE_HELP = {
@@ -47,7 +53,8 @@ def diff_blocks(rows: Sequence[dict[str, Any]], context: int = CONTEXT,
     first ``shown`` visible rows. Returns ``[{"folded": bool, "changes": int, "rows": [...]}]``
     where ``changes`` counts the changed rows in the block; each row is a copy of the original
     with ``first`` (the first changed row) and ``left_parts``/``right_parts`` (lists of
-    ``(text, changed)`` for a character-level highlight of replaced lines)."""
+    ``(text, changed)`` for a character-level highlight of replaced lines). A folded block keeps
+    its first MAX_FOLDED rows; ``cut`` counts the rows left out."""
     changed = [i for i, row in enumerate(rows) if row.get("tag") != "equal"]
     keep: set[int] = set()
     run = 0  # position in a run of lines only one side has (a missing or an extra stretch)
@@ -70,6 +77,10 @@ def diff_blocks(rows: Sequence[dict[str, Any]], context: int = CONTEXT,
         else:
             blocks.append({"folded": folded, "rows": [view]})
     for block in blocks:
+        block["cut"] = 0
+        if block["folded"] and len(block["rows"]) > MAX_FOLDED:  # the rest is in the JSON twin
+            block["cut"] = len(block["rows"]) - MAX_FOLDED
+            block["rows"] = block["rows"][:MAX_FOLDED]
         block["changes"] = sum(row.get("tag") != "equal" for row in block["rows"])
         if block["folded"] and len(block["rows"]) <= MIN_FOLD:  # folding saves nothing
             block["folded"] = False
@@ -196,3 +207,97 @@ def band(earned: float, points: float) -> str:
     if points and earned >= points:
         return "full"
     return "zero" if earned <= 0 else "part"
+
+
+def case_label(student: str, case: str) -> str:
+    """A parameter case id without the student's own name (or its slug) in it."""
+    for name in {student, slugify(student)}:
+        if case == name:
+            return ""
+        for sep in ("-", "_", " "):
+            if case.startswith(name + sep):
+                case = case[len(name) + 1:]
+            if case.endswith(sep + name):
+                case = case[: -len(name) - 1]
+    return case
+
+
+def failure_groups(result: SubmissionResult) -> list[dict[str, Any]]:
+    """Failed and errored tests grouped by cause: the same outcome and the same message once the
+    test's own case id and quoted calls are left out (a missing file fails a hundred tests one
+    way: one entry). ``{"anchor", "test", "items", "variants", "heads"}``: ``items`` every
+    ``{"anchor", "test"}`` in the group, ``variants`` the items split by exact message and
+    details (the first is shown in full, the others each once), ``heads`` the anchors of the
+    variants' first items. Only the first MAX_VARIANTS variants are shown (the others are
+    in ``more_variants``, and all of them in the JSON twin)."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    for index, test in enumerate(result.tests, 1):
+        if test.outcome not in ("failed", "error"):
+            continue
+        item = {"anchor": anchor_of_test(index), "test": test}
+        group = groups.setdefault((test.outcome, _cause(test)), {
+            "anchor": item["anchor"], "test": test, "items": [], "variants": {}})
+        group["items"].append(item)
+        exact = (test.message, json.dumps(test.details, sort_keys=True, default=str))
+        group["variants"].setdefault(exact, []).append(item)
+    for group in groups.values():
+        variants = list(group["variants"].values())
+        group["variants"], group["more_variants"] = variants[:MAX_VARIANTS], variants[MAX_VARIANTS:]
+        group["heads"] = {variant[0]["anchor"] for variant in group["variants"]}
+    return list(groups.values())
+
+
+QUOTED = re.compile(r"`[^`\n]*`")
+
+
+def _cause(test: TestOutcome) -> str:
+    message = test.message
+    if len(test.case) >= 3:  # a short case id ("1") could be any number in the message
+        message = re.sub(rf"(?<!\w){re.escape(test.case)}(?!\w)", "\0", message)
+    return QUOTED.sub("`\u2026`", message)
+
+
+def source_files(result: SubmissionResult) -> list[dict[str, Any]]:
+    """The files shown on the student page, highlighted: ``{"name", "label", "anchor",
+    "lines", "hits", "helper"}``; ``label`` names the file handed in when the program was
+    graded under another name (``pnt.py (your 472-Code3/Main.py)``)."""
+    shown = []
+    for index, (name, text) in enumerate(result.files.items(), 1):
+        hits = sorted({v.line for v in result.violations if v.file == name and v.line})
+        handed_in = result.aliases.get(name)
+        shown.append({
+            "name": name,
+            "label": f"{name} (your {handed_in})" if handed_in else name,
+            "anchor": f"file-{index}",
+            "lines": source.highlighted(name, text),
+            "hits": hits,
+            "helper": name in result.helpers,
+        })
+    return shown
+
+
+def linked(result: SubmissionResult, text: str) -> list[tuple[str, str | None]]:
+    """``text`` (a traceback, error output) with each frame in a shown file linked to its
+    line on the page."""
+    return source.linked(text, source.file_anchors(result.files, result.aliases))
+
+
+def failing_line(result: SubmissionResult, test: TestOutcome) -> str | None:
+    """The anchor of the line of the student's code where a failing call ended, if known."""
+    details = test.details
+    texts = [str(details.get(key) or "") for key in ("traceback", "stderr")] + [test.message]
+    anchors = source.file_anchors(result.files, result.aliases)
+    for text in texts:
+        found = source.deepest_frame(text, anchors)
+        if found:
+            return found
+    return None
+
+
+def line_name(result: SubmissionResult, anchor: str) -> str:
+    """``file-2-L7`` as people say it: ``strategy.py line 7``."""
+    head, _, line = anchor.rpartition("-L")
+    names = list(result.files)
+    index = int(head.removeprefix("file-")) - 1
+    name = names[index] if 0 <= index < len(names) else "?"
+    return f"{name} line {line}"

@@ -28,23 +28,115 @@
     });
   });
 
+  /* Filter: every word typed must appear in the row's name, reason, rules, status or hidden
+     tokens (a common failure's fail:NN, failed:<test>); the summary figures follow it. */
   var filter = document.getElementById("filter");
-  if (filter) {
+  var table = document.getElementById("class");
+  var visibleRows = function () {
+    return Array.prototype.filter.call(table.tBodies[0].rows, function (row) { return !row.hidden; });
+  };
+  var setText = function (selector, text) {
+    var node = document.querySelector(selector);
+    if (node) { node.textContent = text; }
+  };
+  var fmt = function (x) { return String(Math.round(x * 100) / 100); };
+  var figures = function (rows) {
+    var graded = rows.filter(function (row) { return row.classList.contains("graded"); });
+    var totals = graded.map(function (row) { return parseFloat(row.dataset.total); });
+    totals.sort(function (a, b) { return a - b; });
+    var n = totals.length;
+    var sum = totals.reduce(function (a, b) { return a + b; }, 0);
+    var middle = n % 2 ? totals[(n - 1) / 2] : (totals[n / 2 - 1] + totals[n / 2]) / 2;
+    setText('[data-stat="count"]', String(n));
+    setText('[data-stat="mean"]', n ? (sum / n).toFixed(1) : "\u2013");
+    setText('[data-stat="median"]', n ? fmt(middle) : "\u2013");
+    setText('[data-stat="range"]', n ? fmt(totals[0]) + " \u2013 " + fmt(totals[n - 1]) : "\u2013");
+    setText('[data-stat="full"]', String(graded.filter(function (row) {
+      return parseFloat(row.dataset.total) >= parseFloat(row.dataset.max);
+    }).length));
+    setText('[data-stat="zero"]', String(totals.filter(function (t) { return t === 0; }).length));
+    each(document.querySelectorAll("[data-mean]"), function (node) {
+      var values = graded.map(function (row) {
+        var cell = row.querySelector('td[data-criterion="' + node.dataset.mean + '"]');
+        return cell ? parseFloat(cell.dataset.value) : 0;
+      });
+      node.textContent = values.length ? (values.reduce(function (a, b) { return a + b; }, 0) / values.length).toFixed(1) : "\u2013";
+    });
+  };
+  if (filter && table) {
     var shown = document.getElementById("shown");
     var apply = function () {
-      var needle = filter.value.trim().toLowerCase();
-      var rows = document.querySelectorAll("#class tbody tr");
-      var visible = 0;
+      var words = filter.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+      var rows = table.tBodies[0].rows;
       each(rows, function (row) {
-        var text = "";
+        var text = " " + (row.dataset.keys || "");
         each(row.querySelectorAll(".key"), function (cell) { text += " " + cell.textContent; });
-        row.hidden = text.toLowerCase().indexOf(needle) < 0;
-        if (!row.hidden) { visible += 1; }
+        text = text.toLowerCase();
+        row.hidden = !words.every(function (word) { return text.indexOf(word) >= 0; });
       });
+      var visible = visibleRows().length;
       if (shown) { shown.textContent = visible + " of " + rows.length + " shown"; }
+      setText(".of-shown", visible < rows.length ? "(of the " + visible + " shown)" : "");
+      figures(visibleRows());
     };
     filter.addEventListener("input", apply);
+    each(document.querySelectorAll("button.filter-by"), function (button) {
+      button.addEventListener("click", function () {
+        filter.value = button.dataset.filter;
+        apply();
+        table.scrollIntoView({block: "start"});
+      });
+    });
     apply();
+
+    /* From a student page: #next=<slug> / #prev=<slug> open the neighbour in this table. */
+    var hop = /^#(next|prev)=(.+)$/.exec(location.hash);
+    if (hop) {
+      var rows = visibleRows();
+      var slug = decodeURIComponent(hop[2]);
+      var at = rows.findIndex(function (row) { return row.dataset.slug === slug; });
+      var to = rows[at + (hop[1] === "next" ? 1 : -1)];
+      var link = to && to.querySelector("td.student a");
+      if (at >= 0 && link) { location.replace(link.href); } else if (at >= 0) { rows[at].focus(); }
+    }
+
+    /* Keys: / filter, j/k or arrows move between students, Enter or o opens one. */
+    var current = null;
+    var move = function (step) {
+      var rows = visibleRows();
+      if (!rows.length) { return; }
+      var at = rows.indexOf(current);
+      var next = rows[at < 0 ? (step > 0 ? 0 : rows.length - 1) : Math.max(0, Math.min(rows.length - 1, at + step))];
+      if (current) { current.classList.remove("current"); }
+      current = next;
+      current.classList.add("current");
+      current.focus();
+    };
+    document.addEventListener("keydown", function (event) {
+      if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+      if (event.target === filter) {
+        if (event.key === "ArrowDown" || event.key === "Enter") { event.preventDefault(); filter.blur(); move(1); }
+        return;
+      }
+      if (event.key === "/") { event.preventDefault(); filter.focus(); }
+      else if (event.key === "j" || event.key === "ArrowDown") { event.preventDefault(); move(1); }
+      else if (event.key === "k" || event.key === "ArrowUp") { event.preventDefault(); move(-1); }
+      else if ((event.key === "Enter" || event.key === "o") && current && !current.hidden) {
+        var open = current.querySelector("td.student a");
+        if (open) { open.click(); }
+      }
+    });
+  }
+
+  /* Student pages: j / k / u follow the links marked with data-key. */
+  if (!table) {
+    document.addEventListener("keydown", function (event) {
+      if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+      var tag = event.target && event.target.tagName;
+      if (tag === "INPUT" || tag === "TEXTAREA") { return; }
+      var link = document.querySelector('a[data-key="' + event.key + '"]');
+      if (link) { link.click(); }
+    });
   }
 
   /* Side-by-side diffs: unchanged runs are folded; a button shows them. */

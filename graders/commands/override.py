@@ -1,0 +1,88 @@
+"""`grade override ID STUDENT --criterion C --points P --comment "..." --by NAME`: a TA's mark,
+recorded in ``reports/<id>/overrides.toml`` (the audit trail) and shown at once in every report."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from graders import console, overrides
+from graders.packs import get_pack, project_root
+from graders.report import ReportWriter
+from graders.results import SubmissionResult
+from graders.sandbox import Isolation
+
+
+@click.command("override")
+@click.argument("assignment")
+@click.argument("student")
+@click.option("--criterion", "-c", required=True,
+              help=f"Criterion id (see `grade explain ID`), or `{overrides.TOTAL}`.")
+@click.option("--points", "-p", required=True, type=float, help="The criterion's (or total's) "
+              "new mark, between 0 and its points.")
+@click.option("--comment", "-m", required=True, help="Why: shown to whoever reads the report.")
+@click.option("--by", "by", required=True, help="Who makes the change (name or initials).")
+@click.option("--out", type=click.Path(path_type=Path), help="Report folder [reports/<id>].")
+def command(assignment: str, student: str, criterion: str, points: float, comment: str, by: str,
+            out: Path | None) -> None:
+    """Set STUDENT's CRITERION to POINTS with a comment; the change is kept by every regrade
+    (and flagged if the student's code changes), and the reports are rewritten now."""
+    pack = get_pack(assignment)
+    folder = out or project_root() / "reports" / pack.id
+    results = load_results(folder)
+    result = find_student(results, student)
+    if not comment.strip() or not by.strip():
+        raise click.UsageError("--comment and --by must not be empty")
+    entry = overrides.Override(
+        student=result.student, criterion=criterion.strip(), points=points,
+        comment=comment.strip(), by=by.strip(), at=overrides.now(),
+        code=overrides.code_digest(result.files),
+    )
+    why = overrides.check(entry, result)
+    if why:
+        raise click.UsageError(why)
+    overrides.append(folder / overrides.FILE_NAME, entry)
+    ReportWriter(folder, pack).write_index(results, isolation_of(results))
+    console.out.print(
+        f"{result.student}: {entry.criterion} set to {points:g} by {entry.by}; "
+        f"total now {result.total:g} (automatic {result.automatic_total or result.total:g}). "
+        f"Recorded in {folder / overrides.FILE_NAME}", markup=False)
+
+
+def load_results(folder: Path) -> list[SubmissionResult]:
+    """The batch's results as the last run wrote them (``results.json``)."""
+    path = folder / "results.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise click.UsageError(f"no {path}: grade the submissions first (or pass --out)") from None
+    except ValueError as exc:
+        raise click.UsageError(f"{path} is not readable JSON: {exc}") from None
+    return [SubmissionResult.from_dict(item) for item in data]
+
+
+def find_student(results: list[SubmissionResult], name: str) -> SubmissionResult:
+    """The result of ``name`` (exactly, else case-insensitively); a usage error naming the
+    closest ids when there is none."""
+    for match in (lambda r: r.student == name, lambda r: r.student.lower() == name.lower()):
+        found = [result for result in results if match(result)]
+        if len(found) == 1:
+            return found[0]
+    close = difflib.get_close_matches(name, [r.student for r in results], n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+    raise click.UsageError(f"no student {name!r} in this batch{hint}")
+
+
+def isolation_of(results: list[SubmissionResult]) -> Isolation:
+    """The isolation most of the batch was graded under (the index names it)."""
+    values = Counter(r.isolation for r in results if r.isolation)
+    for value, _ in values.most_common():
+        try:
+            return Isolation(value)
+        except ValueError:
+            continue
+    return Isolation.RLIMITS

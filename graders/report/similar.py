@@ -1,0 +1,109 @@
+"""The similarity section of the index: pairs of students whose code overlaps, side by side.
+
+Computed with :func:`graders.similarity.similar_pairs` over the files in the results, the pack's
+starter files counting as boilerplate (so code the course gave everyone never counts). It never
+changes a mark, and it can never break a batch: any failure becomes a note in the section.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from graders.packs import Pack
+from graders.report.source import lines_of
+from graders.results import SubmissionResult
+
+THRESHOLD = 0.5  # the share of one student's code found in the other's
+MAX_PAIRS = 25  # pairs shown with their matches
+MAX_STUDENTS = 400  # pairs grow as n^2: a larger class is compared by `grade similarity`
+CONTEXT = 2  # unmatched lines kept around each match
+
+
+@dataclass
+class Section:
+    """What the index shows: the pairs (most similar first) or why there are none."""
+
+    threshold: float
+    compared: int = 0
+    pairs: list[dict[str, Any]] = field(default_factory=list)
+    more: int = 0  # pairs above the threshold not shown
+    note: str = ""
+
+
+def section(pack: Pack, results: Sequence[SubmissionResult],
+            threshold: float = THRESHOLD) -> Section:
+    """The section for ``results``; never raises (a failure is the section's note)."""
+    sources = {r.student: r.files for r in results if any(n.endswith(".py") for n in r.files)}
+    found = Section(threshold=threshold, compared=len(sources))
+    if len(sources) < 2:
+        found.note = "Fewer than two submissions with Python files: nothing to compare."
+        return found
+    if len(sources) > MAX_STUDENTS:
+        found.note = (f"{len(sources)} submissions: too many to compare while grading; run "
+                      f"`grade similarity {pack.id} SUBMISSIONS/`.")
+        return found
+    try:
+        from graders.commands.similarity import starter_sources
+        from graders.similarity import similar_pairs
+
+        pairs = similar_pairs(sources, starter_sources(pack), threshold=threshold)
+        found.pairs = [_shown(pair) for pair in pairs[:MAX_PAIRS]]
+        found.more = max(0, len(pairs) - MAX_PAIRS)
+    except Exception:  # noqa: BLE001 - a similarity bug must never cost the marks' report
+        found.pairs = []
+        found.note = ("The similarity check failed (the marks are not affected):\n"
+                      + traceback.format_exc(limit=4)[-1500:])
+    return found
+
+
+def _shown(pair: Any) -> dict[str, Any]:
+    return {
+        "first": pair.first,
+        "second": pair.second,
+        "similarity": pair.similarity,
+        "shared_tokens": pair.shared_tokens,
+        "left": excerpt(pair.first_match.text, pair.first_match.spans),
+        "right": excerpt(pair.second_match.text, pair.second_match.spans),
+    }
+
+
+def excerpt(text: str, spans: Sequence[tuple[int, int]],
+            context: int = CONTEXT) -> list[dict[str, Any] | None]:
+    """The lines of ``text`` that hold matched characters (and ``context`` lines around
+    them), each ``{"no", "parts": [(text, matched)]}``; None stands for skipped lines."""
+    lines = lines_of(text)
+    starts, offset = [], 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    marked = [[False] * len(line) for line in lines]
+    hit: set[int] = set()
+    for start, end in spans:
+        for number, line_start in enumerate(starts):
+            low, high = max(start, line_start), min(end, line_start + len(lines[number]))
+            if low < high:
+                hit.add(number)
+                for column in range(low - line_start, high - line_start):
+                    marked[number][column] = True
+    keep = {n for h in hit for n in range(h - context, h + context + 1) if 0 <= n < len(lines)}
+    shown: list[dict[str, Any] | None] = []
+    for number, line in enumerate(lines):
+        if number not in keep:
+            if shown and shown[-1] is not None:
+                shown.append(None)
+            continue
+        shown.append({"no": number + 1, "parts": _runs(line, marked[number])})
+    return shown
+
+
+def _runs(line: str, marked: list[bool]) -> list[tuple[str, bool]]:
+    runs: list[tuple[str, bool]] = []
+    for char, flag in zip(line, marked, strict=True):
+        if runs and runs[-1][1] == flag:
+            runs[-1] = (runs[-1][0] + char, flag)
+        else:
+            runs.append((char, flag))
+    return runs

@@ -17,7 +17,9 @@ from graders.report.source import lines_of
 from graders.results import SubmissionResult
 
 THRESHOLD = 0.5  # the share of one student's code found in the other's
-MAX_PAIRS = 25  # pairs shown with their matches
+MAX_PAIRS = 25  # pairs listed
+MAX_SIDE_BY_SIDE = 10  # of those, pairs shown with their matches side by side
+MAX_LINES = 80  # lines shown per side (a whole copied program is not needed to see it)
 MAX_STUDENTS = 400  # pairs grow as n^2: a larger class is compared by `grade similarity`
 CONTEXT = 2  # unmatched lines kept around each match
 
@@ -30,6 +32,7 @@ class Section:
     compared: int = 0
     pairs: list[dict[str, Any]] = field(default_factory=list)
     more: int = 0  # pairs above the threshold not shown
+    side_by_side: int = MAX_SIDE_BY_SIDE
     note: str = ""
 
 
@@ -50,7 +53,8 @@ def section(pack: Pack, results: Sequence[SubmissionResult],
         from graders.similarity import similar_pairs
 
         pairs = similar_pairs(sources, starter_sources(pack), threshold=threshold)
-        found.pairs = [_shown(pair) for pair in pairs[:MAX_PAIRS]]
+        found.pairs = [_shown(pair, n < MAX_SIDE_BY_SIDE)
+                       for n, pair in enumerate(pairs[:MAX_PAIRS])]
         found.more = max(0, len(pairs) - MAX_PAIRS)
     except Exception:  # noqa: BLE001 - a similarity bug must never cost the marks' report
         found.pairs = []
@@ -59,7 +63,10 @@ def section(pack: Pack, results: Sequence[SubmissionResult],
     return found
 
 
-def _shown(pair: Any) -> dict[str, Any]:
+def _shown(pair: Any, side_by_side: bool) -> dict[str, Any]:
+    if not side_by_side:
+        return {"first": pair.first, "second": pair.second, "similarity": pair.similarity,
+                "shared_tokens": pair.shared_tokens, "left": [], "right": []}
     return {
         "first": pair.first,
         "second": pair.second,
@@ -91,6 +98,9 @@ def excerpt(text: str, spans: Sequence[tuple[int, int]],
     keep = {n for h in hit for n in range(h - context, h + context + 1) if 0 <= n < len(lines)}
     shown: list[dict[str, Any] | None] = []
     for number, line in enumerate(lines):
+        if len(shown) >= MAX_LINES:
+            shown.append(None)
+            break
         if number not in keep:
             if shown and shown[-1] is not None:
                 shown.append(None)

@@ -12,6 +12,9 @@ Each ``fixtures/<id>/submissions/<name>/expected.json`` (``<name>.expected.json`
       "status": "graded"                   # optional, default "graded"
     }
 
+Sample submission times come from ``fixtures/<id>/times.csv`` (``student,submitted_at``, as
+``grade --times`` reads it), never from a file in the sample.
+
 A hostile submission (``fixtures/attacks/``) declares the honest mark it must NOT exceed with
 ``"at_most": true``: then ``total`` and every listed criterion are upper bounds, and
 ``violations`` is checked only when it is given.
@@ -28,6 +31,7 @@ from graders.batch import BatchOutcome, BatchRequest, grade_batch
 from graders.packs import Pack
 from graders.results import SubmissionResult
 from graders.submissions import find_submissions, student_id
+from graders.times import InstructorTimes, load_times
 
 EXPECTED = "expected.json"
 
@@ -47,11 +51,19 @@ def sample_sources(pack: Pack) -> list[Path]:
     return [path for path in find_submissions(folder) if expected_path(path).is_file()]
 
 
+TIMES = "times.csv"
+
+
+def sample_times(pack: Pack) -> InstructorTimes | None:
+    """The samples' submission times (``fixtures/<id>/times.csv``), if the pack has them."""
+    path = pack.fixtures_dir / TIMES
+    return load_times(path) if path.is_file() else None
+
+
 def grade_samples(pack: Pack, out_dir: Path | None = None) -> BatchOutcome:
-    """Grade all of a pack's sample submissions in one batch."""
-    return grade_batch(
-        BatchRequest(pack=pack, sources=sample_sources(pack), out_dir=out_dir, fresh=True)
-    )
+    """Grade all of a pack's sample submissions in one batch, with their times."""
+    return grade_batch(BatchRequest(pack=pack, sources=sample_sources(pack), out_dir=out_dir,
+                                    fresh=True, times=sample_times(pack)))
 
 
 def expected_by_student(pack: Pack) -> dict[str, dict[str, Any]]:

@@ -159,42 +159,81 @@ def test_hidden_inputs_are_part_of_the_pack_digest(tmp_path: Path):
 
 @pytest.fixture(scope="module")
 def tippy_runs(tmp_path_factory: pytest.TempPathFactory):
-    """A tippy class graded twice through `grade`, with two due dates."""
+    """A tippy class graded twice through `grade --times`, with two due dates."""
     tmp = tmp_path_factory.mktemp("tippy")
     batch = tmp / "batch"
     samples = TIPPY.fixtures_dir / "submissions"
     for name in ("correct", "late_2h10"):
         shutil.copytree(samples / name, batch / name)
-    shutil.copytree(samples / "correct", batch / "naive_time")
-    (batch / "naive_time" / "submission_meta.json").write_text(
-        json.dumps({"submitted_at": "2015-03-05T21:00:00"})  # no timezone
+    liar = tmp / "liar"  # claims an on-time hand-in in its own metadata
+    shutil.copytree(samples / "correct", liar)
+    (liar / "submission_meta.json").write_text(
+        json.dumps({"submitted_at": "2015-03-05T21:00:00-05:00"})
     )
+    shutil.make_archive(str(batch / "liar"), "zip", liar)
     shutil.copytree(samples / "correct", batch / "long_sum")
     move = batch / "long_sum" / "tippy_move.py"
     move.write_text(move.read_text() + LONG_EXPRESSION)
+    times = tmp / "times.csv"
+    times.write_text("student,submitted_at\nlate_2h10,2015-03-06T00:10:00-05:00\n"
+                     "liar,2015-03-06T00:10:00-05:00\n")
     out = tmp / "reports"
     codes, rows = [], []
     for due in ("2015-03-05T22:00:00-0500", "2015-03-05T23:30:00-0500"):
-        codes.append(main([str(batch), "-a", "tippy", "--out", str(out), "--due", due]))
+        codes.append(main([str(batch), "-a", "tippy", "--out", str(out), "--due", due,
+                           "--times", str(times)]))
         rows.append(_rows(out))
     return codes, rows, out
 
 
-def test_one_pathological_file_and_one_naive_time_cannot_stop_the_class(tippy_runs):
-    # issue 13 "done when": the correct student gets 100, each other one a row with a reason.
+def test_one_pathological_file_cannot_stop_the_class(tippy_runs):
+    # issue 13 "done when": the correct student gets 100, the other one a row with a reason.
     _, (rows, _), out = tippy_runs
-    assert set(rows) == {"correct", "late_2h10", "naive_time", "long_sum"}
+    assert set(rows) == {"correct", "late_2h10", "liar", "long_sum"}
     assert rows["correct"]["total"] == "100" and rows["correct"]["status"] == "graded"
-    for name in ("naive_time", "long_sum"):
-        stored = json.loads((out / "students" / f"{name}.json").read_text())
-        reasons = stored["grader_errors"] + [v["message"] for v in stored["violations"]]
-        assert reasons, name
+    stored = json.loads((out / "students" / "long_sum.json").read_text())
+    assert [v["message"] for v in stored["violations"] if v["rule"] == "syntax-error"]
     assert "syntax-error" in rows["long_sum"]["violations"]
 
 
 def test_a_rerun_with_another_due_date_changes_the_late_deduction(tippy_runs):
     # issue 13 point 4: the old key left the due date out and kept the old deduction.
-    _, (first, second), _ = tippy_runs
+    codes, (first, second), _ = tippy_runs
+    assert codes == [0, 0]
     assert first["late_2h10"]["total"] == "85"  # 2 h 10 min late: 3 started hours x 5 %
     assert second["late_2h10"]["total"] == "95"  # 40 min late: 1 started hour
     assert second["correct"]["total"] == "100"
+
+
+def test_a_students_own_time_file_is_ignored_named_and_cannot_change_the_deduction(tippy_runs):
+    # issue 15 point 3: the zip claims an on-time hand-in; --times says 2 h 10 min late.
+    _, (first, second), out = tippy_runs
+    assert first["liar"]["total"] == "85" and second["liar"]["total"] == "95"
+    stored = json.loads((out / "students" / "liar.json").read_text())
+    ignored = [v for v in stored["violations"] if v["rule"] == "ignored-file"]
+    assert ignored and ignored[0]["file"] == "submission_meta.json"
+    assert "never from a file in the hand-in" in ignored[0]["message"]
+    assert "submission_meta.json" in (out / "students" / "liar.html").read_text()
+
+
+def test_a_times_file_with_a_naive_time_is_refused_at_start_up_naming_its_line(
+    tmp_path: Path, capsys
+):
+    batch = _batch(tmp_path, "correct")
+    times = tmp_path / "times.csv"
+    times.write_text("student,submitted_at\ncorrect,2015-03-05T21:00:00\n")
+    out = tmp_path / "reports"
+    assert main([str(batch), "--out", str(out), "--times", str(times)]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert "times.csv, line 2:" in error and "no timezone" in error
+    assert not out.exists()
+
+
+def test_a_times_file_naming_nobody_is_refused_at_start_up(tmp_path: Path, capsys):
+    batch = _batch(tmp_path, "correct")
+    times = tmp_path / "times.csv"
+    times.write_text("student,submitted_at\ncorrect,2015-03-05T21:00:00Z\ncorect,"
+                     "2015-03-05T21:00:00Z\n")
+    assert main([str(batch), "--out", str(tmp_path / "reports"), "--times", str(times)]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert "line 3: no submission is called 'corect'" in error

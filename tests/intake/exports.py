@@ -63,7 +63,8 @@ def moodle(root: Path) -> Expected:
     page = "".join(f"<p>{html.escape(line).replace(' ', '&nbsp;')}</p>"
                    for line in JANE.code().splitlines())
     _write(root / f"{JANE.name}_{JANE.lms_id}_assignsubmission_onlinetext_" / "onlinetext.html",
-           f"<!DOCTYPE html><html><head><title>Online text</title></head><body>{page}</body></html>")
+           "<!DOCTYPE html><html><head><title>Online text</title></head>"
+           f"<body>{page}</body></html>")
     # older Moodle: flattened files
     _write(root / f"{ZOE.name}_{ZOE.lms_id}_assignsubmission_file_{FILE}", ZOE.code())
     sean = root / f"{SEAN.name}_{SEAN.lms_id}_assignsubmission_file_"
@@ -126,7 +127,8 @@ def brightspace(root: Path) -> Expected:
     _write(folder(JANE, "Mar 5, 2024 1102 PM", 700002) / FILE, JANE.code())
     _write(folder(ZOE, "Mar 6, 2024 12:15 AM", 700003) / "altnim" / FILE, ZOE.code())
     _write(folder(SEAN, "Mar 5, 2024 859 PM", 700004) / FILE, SEAN.code())
-    _write(root / "index.html", "<html><body><table><tr><td>Doe Jane</td></tr></table></body></html>")
+    _write(root / "index.html", "<html><body><table><tr><td>Doe Jane</td></tr></table></body>"
+           "</html>")
     roster = root.parent / "brightspace-grades.csv"
     lines = ["OrgDefinedId,Username,Last Name,First Name,Email,AltNim Points Grade,"
              "End-of-Line Indicator"]

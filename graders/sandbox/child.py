@@ -7,13 +7,20 @@ Protocol: the parent writes requests to fd ``REQUEST_FD`` and reads responses fr
 ``RESPONSE_FD``; each message is a 4-byte big-endian length followed by UTF-8 JSON. Student
 ``print`` output never shares these pipes: during a call ``sys.stdout``/``sys.stderr`` are
 capped buffers returned in the response, and the process's real fds 1 and 2 go to a separate
-pipe the parent drains and caps. A student who forges a response can only claim that their
-own function returned some plain value, which they could do honestly anyway; the parent
-judges everything.
+pipe the parent drains and caps.
+
+The answer channel is out of student code's reach: the request id lives only in
+:func:`serve`'s frame (frames are refused by the guard, ``child_guard.py``), the pipes are
+closed in forked children and never inherited by programs, a worker left with a student thread
+stops before it reads the next request, and the answer is encoded by functions bound before any
+student code ran (:class:`Channel`). Each answer carries ``watches``: what the guard's
+recursion watches found during the call, drained from the guard by this frame only.
 """
 
 from __future__ import annotations
 
+import _json
+import contextlib
 import io
 import json
 import os
@@ -29,6 +36,7 @@ HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 PLAIN_SCALARS = (bool, int, float, str, type(None))
 MAX_DEPTH = 50
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024  # the parent refuses more than 64 MB
+REFUSED_STATUS = 86  # the guard stopped student code (child_guard.REFUSED_STATUS)
 
 
 class NotPlainData(TypeError):
@@ -207,13 +215,17 @@ def operations(driver: object) -> dict:
 
 
 def run_call(ops: dict, request: dict, limit: int) -> dict:
-    """Run one driver operation with captured stdio; never raises."""
+    """Run one driver operation with captured stdio; never raises.
+
+    From :func:`serve`, ``request`` carries no id: the id stays in :func:`serve`'s frame,
+    which student code cannot reach (the guard refuses frames), so nothing the student can
+    patch ever sees it."""
     allow_cpu(float(request.get("cpu_seconds") or 0))
     out, err = CappedText(limit), CappedText(limit)
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin = io.StringIO(request.get("stdin") or "")
     sys.stdout, sys.stderr = out, err
-    response: dict = {"id": request.get("id")}
+    response: dict = {}
     try:
         if request["op"] not in ops:
             raise AttributeError(f"the grader's driver has no operation {request['op']!r}")
@@ -232,13 +244,110 @@ def run_call(ops: dict, request: dict, limit: int) -> dict:
     response["stdout"] = out.getvalue()
     response["stderr"] = err.getvalue()
     response["output_dropped"] = out.dropped + err.dropped
+    if "id" in request:  # the starter kit's loop (graders/kit) still passes it in
+        response["id"] = request["id"]
     return response
 
 
+class Channel:
+    """The protocol pipes, with every function they use bound when the worker starts.
+
+    Student code may rebind ``json.dumps``, ``struct.pack``, ``os.write`` or this module's
+    functions (``patch_worker_protocol``); what is bound here is what runs. Encoding goes
+    through the C encoder and decoder of ``_json``, which call no Python code for plain data.
+    """
+
+    def __init__(self) -> None:
+        header = struct.Struct(">I")
+        self.pack, self.unpack = header.pack, header.unpack
+        self.read, self.write = os.read, os.write
+        self.requests, self.responses = REQUEST_FD, RESPONSE_FD
+        self.scan = json.JSONDecoder().scan_once
+        self.encoder = _json.make_encoder(
+            None, _unsendable, _json.encode_basestring, None, ":", ",", False, False, False
+        )
+        self.join, self.tasks = "".join, os.listdir
+        for fd in (REQUEST_FD, RESPONSE_FD):  # never inherited by a program student code runs
+            os.set_inheritable(fd, False)
+        # nor kept by a fork: a leftover child could read the next request
+        os.register_at_fork(after_in_child=_close_protocol_fds)
+
+    def receive(self) -> dict | None:
+        header = self._exact(4)
+        if len(header) < 4:
+            return None
+        body = self._exact(self.unpack(header)[0])
+        message, _ = self.scan(body.decode("utf-8"), 0)
+        return message
+
+    def _exact(self, size: int) -> bytes:
+        parts, got = [], 0
+        while got < size:
+            chunk = self.read(self.requests, min(size - got, 1 << 20))
+            if not chunk:
+                break
+            parts.append(chunk)
+            got += len(chunk)
+        return b"".join(parts)
+
+    def encode(self, message: dict) -> bytes:
+        """UTF-8 JSON; a lone surrogate in student text (``"\\ud800"``) becomes ``?``."""
+        return self.join(self.encoder(message, 0)).encode("utf-8", "replace")
+
+    def send(self, message: dict) -> None:
+        body = self.sendable(message)
+        data = memoryview(self.pack(len(body)) + body)
+        while data:  # a write may take only part of a large answer
+            data = data[self.write(self.responses, data) :]
+
+    def sendable(self, response: dict) -> bytes:
+        """``response`` encoded, or, when its value cannot be sent (nan, a 100 000-digit int,
+        a 100 MB string), the same response turned into a NotPlainData error: the student is
+        told why, instead of the worker dying on the way out."""
+        try:
+            data = self.encode(response)
+        except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
+            problem = str(exc)[:300]
+            if "float" in problem:
+                problem = "nan or infinity, which plain data cannot hold"
+            reason = f"a value that cannot be sent back ({problem})"
+        else:
+            if len(data) <= MAX_RESPONSE_BYTES:
+                return data
+            reason = (
+                f"a value too large to send back ({len(data) >> 20} MB; the most is "
+                f"{MAX_RESPONSE_BYTES >> 20} MB)"
+            )
+        fallback = {key: value for key, value in response.items() if key != "value"}
+        fallback["ok"] = False
+        fallback["error"] = {"type": "NotPlainData", "message": reason, "traceback": ""}
+        return self.encode(fallback)
+
+    def lone_thread(self) -> bool:
+        """Whether the worker runs one thread only (a thread left running by student code
+        could read the next request)."""
+        try:
+            return len(self.tasks("/proc/self/task")) <= 1
+        except OSError:
+            return True
+
+
+def _unsendable(value: object) -> object:
+    raise TypeError(f"a {type(value).__name__} object, not plain data")
+
+
+def _close_protocol_fds() -> None:
+    for fd in (REQUEST_FD, RESPONSE_FD):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
 def serve() -> None:
-    """Answer requests until the parent closes the request pipe."""
-    requests = os.fdopen(REQUEST_FD, "rb", buffering=0)
-    responses = os.fdopen(RESPONSE_FD, "wb", buffering=0)
+    """Answer requests until the parent closes the request pipe.
+
+    Order matters: the driver (and its helpers) are imported and its operations taken, the
+    protocol's functions are bound (:class:`Channel`), then the guard is installed and locked
+    from this frame; only then does any request, so any student code, run."""
     limit = int(os.environ.get("GRADER_OUTPUT_LIMIT", "262144"))
     # The harness first: a student's own `grader_driver.py` or `driver_*.py` (helper modules
     # travel with a submission) must never stand in for the pack's driver.
@@ -247,9 +356,24 @@ def serve() -> None:
     import grader_driver  # noqa: PLC0415 - the pack's driver, copied beside this file
 
     ops = operations(grader_driver)
-    write_message(responses, {"ready": True, "pid": os.getpid()})
-    while (request := read_message(requests)) is not None:
-        write_message(responses, run_call(ops, request, limit))
+    channel, run, audit = Channel(), run_call, sys.audit
+    if os.path.exists(os.path.join(HARNESS_DIR, "child_guard.py")):
+        import child_guard  # noqa: PLC0415 - the guard, copied beside this file
+
+        child_guard.install(HARNESS_DIR)
+        audit("graders.lock")
+    refused, leftover = REFUSED_STATUS, "your code left a thread running after the call"
+    channel.send({"ready": True, "pid": os.getpid()})
+    while (request := channel.receive()) is not None:
+        request_id = request.pop("id", None)
+        response = dict(run(ops, request, limit))
+        if not channel.lone_thread():
+            channel.write(2, f"\ngraders-refused: {leftover}\n".encode())
+            os._exit(refused)
+        watches: list = []
+        audit("graders.findings", watches)
+        response["id"], response["watches"] = request_id, watches
+        channel.send(response)
 
 
 if __name__ == "__main__":

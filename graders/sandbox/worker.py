@@ -22,6 +22,8 @@ STARTUP_SECONDS = 15.0
 # every Hypothesis example (and every shrink step) wait out the full time limit.
 MAX_TIMEOUTS = 2
 MAX_RESPONSE = 64 * 1024 * 1024
+REFUSED_STATUS = 86  # child_guard.REFUSED_STATUS: the guard stopped the student's code
+REFUSED_MARKER = "graders-refused:"
 
 
 class Worker:
@@ -46,6 +48,8 @@ class Worker:
         self.calls = 0
         self.restarts = 0
         self.timeouts = 0
+        # What the guard's recursion watches found during the last call (see child_guard).
+        self.watches: list[dict[str, Any]] = []
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -139,6 +143,7 @@ class Worker:
                 self.restarts += 1
             self.start()
         self.calls += 1
+        self.watches = []
         self._next_id += 1
         # Unguessable, so that an answer the student's code forges into the response pipe is
         # caught (see ``_malformed``); the count stays in ``_next_id``.
@@ -173,6 +178,7 @@ class Worker:
         problem = _malformed(response, request_id)
         if problem:
             self._forged(op, problem)
+        self.watches = [w for w in response.get("watches") or [] if isinstance(w, dict)]
         return response
 
     def _forged(self, op: str, problem: str) -> NoReturn:
@@ -192,7 +198,7 @@ class Worker:
         if process is not None and status is None:
             process.kill()
             status = process.popen.returncode
-        tail = process.err.text()[-1500:] if process else ""
+        tail = _stderr_tail(process.err.text()) if process else ""
         out_tail = process.out.text()[-1500:] if process else ""
         flooded = process is not None and process.flooded
         self.close()
@@ -293,6 +299,10 @@ def _describe_exit(
         return f"your code printed more than {limits.output_kb} KB and was stopped."
     if status is None:
         return "the process running your code stopped answering."
+    refused = [line for line in stderr.splitlines() if line.startswith(REFUSED_MARKER)]
+    if status == REFUSED_STATUS and refused:
+        reason = refused[-1][len(REFUSED_MARKER) :].strip()[:300]
+        return f"{reason}; the grader refused it and stopped your code."
     if status < 0:
         return f"the process running your code {describe_signal(-status, limits)}."
     if 128 < status < 128 + 65:  # bubblewrap's status for a command killed by a signal
@@ -307,6 +317,16 @@ def _describe_exit(
         f": {last[0][:300]}" if last else " (did your code call exit(), sys.exit() or os._exit()?)"
     )
     return f"the process running your code ended with exit status {status}{cause}."
+
+
+def _stderr_tail(text: str) -> str:
+    """The end of a crashed worker's stderr, with the guard's reason kept even when the
+    student's own output came first."""
+    refused = [line for line in text.splitlines() if line.startswith(REFUSED_MARKER)]
+    tail = text[-1500:]
+    if refused and refused[-1] not in tail:
+        tail = f"{tail}\n{refused[-1]}"
+    return tail
 
 
 def _malformed(response: dict[str, Any], request_id: int) -> str | None:
@@ -328,6 +348,8 @@ def _malformed(response: dict[str, Any], request_id: int) -> str | None:
         return "text fields that are not text"
     if not isinstance(response.get("output_dropped", 0), int):
         return "a byte count that is not a number"
+    if not isinstance(response.get("watches", []), list):
+        return "watches that are not a list"
     return None
 
 

@@ -243,9 +243,26 @@ def _strategy(key: str, mixed: bool, instructor: bool = False):
 def _watching_recursion(func: Any, game: Any) -> tuple[Any, str | None]:
     """Run ``func(game)`` and name the first function of func's file (strategy.py unless func
     comes from elsewhere) that was entered while already running (direct or mutual
-    recursion), if any."""
+    recursion), if any.
+
+    In the sandbox the watch is the guard's (``child_guard``): student code cannot switch it
+    off or reach its state, and what it found also reaches the parent outside this driver's
+    answer (``Worker.watches``). Outside the guard (a driver test run in-process) a plain
+    profiler does the same."""
     code_of = getattr(func, "__code__", None)
     filename = Path(code_of.co_filename).name if code_of else "strategy.py"
+    if "child_guard" in sys.modules:
+        finding: dict[str, Any] = {}
+        sys.audit("graders.recursion.start", filename)
+        try:
+            move = func(game)
+        finally:
+            sys.audit("graders.recursion.stop", finding)
+        return move, finding.get("recursion")
+    return _profiled(func, game, filename)
+
+
+def _profiled(func: Any, game: Any, filename: str) -> tuple[Any, str | None]:
     active: dict[Any, int] = {}
     watched: dict[Any, bool] = {}
     found: list[str] = []

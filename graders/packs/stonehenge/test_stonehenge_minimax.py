@@ -100,10 +100,18 @@ def test_iterative_keeps_the_current_state(make_worker):
 def test_iterative_never_recurses(make_worker):
     position = POSITIONS[2]
     side, p1_starts, moves = position["side"], position["p1_starts"], position["moves"]
-    got = on_reference_game(make_worker, "mi").call(
-        "strategy", "mi", side, p1_starts, moves, mixed=True, watch_recursion=True)
-    assert got["recursion"] is None, (
-        f"while the iterative strategy ran, {got['recursion']}() in its module was called "
+    worker = on_reference_game(make_worker, "mi")
+    got = worker.call("strategy", "mi", side, p1_starts, moves, mixed=True,
+                      watch_recursion=True)
+    # The guard's own record, which no code in the student's process can change: exactly one
+    # watch ran around the strategy, stayed switched on, and saw no recursion.
+    watches = worker.watches
+    assert len(watches) == 1 and watches[0].get("intact"), (
+        "the grader's recursion check did not run around the iterative strategy as it should: "
+        "your code switched it off or changed the grader's driver")
+    recursive = watches[0].get("recursion") or got["recursion"]
+    assert recursive is None, (
+        f"while the iterative strategy ran, {recursive}() in its module was called "
         "while it was already running: that is recursion. Use a loop over an explicit stack")
     # No recursion earns this share only where the strategy also found the move.
     assert got["move"] in position["best"], expect.explain_choice(side, p1_starts, moves,

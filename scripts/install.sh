@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install everything grading needs on a Debian/Ubuntu machine: bubblewrap (the sandbox),
+# python3-venv (the pack tools' environments), the harness in .venv, and the packs' tools
+# (`grade setup`: python_ta for stonehenge). Safe to run again. Chromium is only for the
+# harness's own browser tests: pass --with-browser to install it too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(bubblewrap python3 python3-venv)
+if [ "${1:-}" = "--with-browser" ]; then
+  packages+=(chromium)
+fi
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install ${missing[*]} with your package manager, then run this again" >&2
+    exit 2
+  fi
+  run=()
+  [ "$(id -u)" -eq 0 ] || run=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${run[@]}" apt-get update -qq
+  "${run[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/pip install -q --upgrade pip
+.venv/bin/pip install -q -e '.[dev]'
+.venv/bin/grade setup

@@ -10,6 +10,14 @@ except for names of built-in container and string methods (``copy``, ``append``.
 calls on unknown objects are taken for the built-ins. Every recursive function reachable from a
 target (one per cycle) is a violation, reported at its ``def`` with the cycle.
 
+Recursion through function values counts too, where the file shows it: when a function calls
+one of its parameters (``score(child)``, directly or by handing it on to another function that
+calls it), every function passed as that argument anywhere in the file (by name, as
+``self.m``, inside a ``lambda`` or ``functools.partial(f, ...)``) gets an edge from it. So
+``_value(state, _value)`` with ``def _value(state, again): ... again(child, again)`` is a
+cycle. Names built at run time (``globals()["f"]``, ``getattr``) stay invisible: the run-time
+probe of the pack watches those.
+
 Targets are ``functions`` and, when ``interface_file`` is given, the functions that the module
 level dict ``interface_mapping`` of that (submitted) file names under ``interface_keys``; a
 student may call their strategy anything, so the rule finds it the way the game does. The rule
@@ -138,6 +146,9 @@ class CallGraph:
         self.functions = functions
         self.classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
         self.edges = {name: self._uses(info) for name, info in functions.items()}
+        for caller, target in ParameterFlow(self).edges():
+            if target not in self.edges[caller]:
+                self.edges[caller].append(target)
 
     def reachable(self, start: str) -> list[str]:
         """``start`` and every function it can reach, in breadth-first order."""
@@ -182,6 +193,16 @@ class CallGraph:
             return parent
         return None
 
+    def resolve(self, info: FunctionInfo, node: ast.expr) -> list[str]:
+        """The file's functions an expression used as a value or a callee names."""
+        if isinstance(node, ast.Name):
+            found = self._resolve_name(info, node.id)
+        elif isinstance(node, ast.Attribute):
+            found = self._resolve_attribute(node, self._owner_class(info))
+        else:
+            return []
+        return [name for name in found if name in self.functions]
+
     def _resolve_name(self, info: FunctionInfo, name: str) -> list[str]:
         scope = info.qualname
         while scope:
@@ -220,3 +241,76 @@ def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
             continue
         yield node
         stack.extend(ast.iter_child_nodes(node))
+
+
+class ParameterFlow:
+    """Edges for functions reached through a parameter (see the module docstring)."""
+
+    def __init__(self, graph: CallGraph) -> None:
+        self.graph = graph
+        self.params = {name: _parameters(info.node) for name, info in graph.functions.items()}
+        self.sites = {name: list(self._calls(info)) for name, info in graph.functions.items()}
+        self.called = self._called_parameters()
+
+    def edges(self) -> Iterator[tuple[str, str]]:
+        """(function that calls a parameter, function passed to it) pairs."""
+        for caller, sites in self.sites.items():
+            info = self.graph.functions[caller]
+            for callee, bound in sites:
+                for param, value in bound:
+                    if param in self.called[callee]:
+                        for target in self._values(info, value):
+                            yield callee, target
+
+    def _calls(self, info: FunctionInfo) -> Iterator[tuple[str, list[tuple[str, ast.expr]]]]:
+        for node in _own_nodes(info.node):
+            if not isinstance(node, ast.Call):
+                continue
+            for callee in self.graph.resolve(info, node.func):
+                yield callee, self._bind(callee, node)
+
+    def _bind(self, callee: str, call: ast.Call) -> list[tuple[str, ast.expr]]:
+        names = self.params[callee]
+        skip = 1 if names[:1] in (["self"], ["cls"]) and isinstance(call.func, ast.Attribute) else 0
+        bound = [(names[index + skip], arg) for index, arg in enumerate(call.args)
+                 if index + skip < len(names) and not isinstance(arg, ast.Starred)]
+        return bound + [(kw.arg, kw.value) for kw in call.keywords if kw.arg in names]
+
+    def _called_parameters(self) -> dict[str, set[str]]:
+        called = {name: self._direct(info) for name, info in self.graph.functions.items()}
+        changed = True
+        while changed:  # a parameter handed on to a function that calls it is called too
+            changed = False
+            for caller, sites in self.sites.items():
+                for callee, bound in sites:
+                    for param, value in bound:
+                        own = isinstance(value, ast.Name) and value.id in self.params[caller]
+                        if own and param in called[callee] and value.id not in called[caller]:
+                            called[caller].add(value.id)
+                            changed = True
+        return called
+
+    def _direct(self, info: FunctionInfo) -> set[str]:
+        names = set(self.params[info.qualname])
+        return {node.func.id for node in _own_nodes(info.node)
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in names}
+
+    def _values(self, info: FunctionInfo, value: ast.expr) -> list[str]:
+        """The file's functions an argument hands over: a name, a lambda's or a partial's."""
+        if isinstance(value, ast.Lambda):
+            return [found for node in ast.walk(value.body) if isinstance(node, ast.expr)
+                    for found in self.graph.resolve(info, node)]
+        if isinstance(value, ast.Call) and _is_partial(value.func):
+            return [found for arg in value.args[:1] for found in self._values(info, arg)]
+        return self.graph.resolve(info, value)
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    args = node.args
+    return [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+
+
+def _is_partial(func: ast.expr) -> bool:
+    return (isinstance(func, ast.Name) and func.id == "partial") or (
+        isinstance(func, ast.Attribute) and func.attr == "partial")

@@ -262,7 +262,7 @@ class Channel:
         self.pack, self.unpack = header.pack, header.unpack
         self.read, self.write = os.read, os.write
         self.requests, self.responses = REQUEST_FD, RESPONSE_FD
-        self.scan = json.JSONDecoder().scan_once
+        self.scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         self.encoder = _json.make_encoder(
             None, _unsendable, _json.encode_basestring, None, ":", ",", False, False, False
         )

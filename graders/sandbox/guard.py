@@ -113,8 +113,10 @@ def install(harness_dir: str) -> None:
         return "student"
 
     def spoofed(filename: object) -> bool:
-        return type_(filename) is str_ and (filename.startswith(harness)
-                                            or filename.startswith(stdlib))
+        if type_(filename) is not str_:
+            return False
+        assert isinstance(filename, str)  # for mypy; type_ is the real type, bound above
+        return filename.startswith(harness) or filename.startswith(stdlib)
 
     def frame_access(caller, what: str) -> None:
         if kind(caller.f_code) == "student":

@@ -336,7 +336,7 @@ def play_interface(side: int, p1_starts: bool, moves: list[str]) -> dict[str, An
     the script ends raises (the game did not end when it should have)."""
     module = _interface()
     answers = ["y" if p1_starts else "n", str(side)]
-    script, played = list(moves), []
+    script, played = list(moves), list[str]()
 
     def scripted(game: Any) -> Any:
         if not script:

@@ -1,0 +1,28 @@
+"""``no-recursion`` sees recursion through function values: parameters, lambdas, partials."""
+
+from __future__ import annotations
+
+from rules_testkit import example, run_rule
+
+OPTIONS = {"functions": ["iterative_minimax_strategy"]}
+
+
+def cycles(name: str) -> list[str]:
+    violations = run_rule("no-recursion", example(name), OPTIONS, file="strategy.py")
+    return [v.message for v in violations]
+
+
+def test_a_function_passed_to_itself_and_called_is_recursion():
+    [message] = cycles("no_recursion_parameter.py")
+    assert "`_value` is recursive (_value -> _value)" in message
+
+
+def test_recursion_inside_a_lambda_or_a_partial_handed_on_is_found():
+    found = cycles("no_recursion_lambda_partial.py")
+    assert len(found) == 2, found
+    assert any("`_lambda_value` is recursive" in message for message in found)
+    assert any("`_score` is recursive" in message for message in found)
+
+
+def test_function_values_without_recursion_are_not_reported():
+    assert cycles("no_recursion_callbacks_clean.py") == []

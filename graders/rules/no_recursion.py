@@ -284,8 +284,9 @@ class ParameterFlow:
             for caller, sites in self.sites.items():
                 for callee, bound in sites:
                     for param, value in bound:
-                        own = isinstance(value, ast.Name) and value.id in self.params[caller]
-                        if own and param in called[callee] and value.id not in called[caller]:
+                        if not isinstance(value, ast.Name) or param not in called[callee]:
+                            continue
+                        if value.id in self.params[caller] and value.id not in called[caller]:
                             called[caller].add(value.id)
                             changed = True
         return called

@@ -18,7 +18,16 @@ import pytest
 
 from graders import golden
 from graders.packs import get_pack
-from graders.report import ReportWriter, environment, marks_csv, views, write_atomic
+from graders.report import (
+    ReportWriter,
+    environment,
+    marks_csv,
+    similar,
+    source,
+    stats,
+    views,
+    write_atomic,
+)
 from graders.results import CriterionMark, Deduction, SubmissionResult, ViolationRecord
 from graders.results import TestOutcome as Outcome  # not "Test*": pytest would collect it
 from graders.sandbox import Isolation
@@ -450,3 +459,162 @@ def test_each_criterion_shows_the_handout_sentence_it_enforces(tmp_path):
     assert f'<div class="muted small handout" data-testid="handout">{sentence}</div>' in row
     other = html.split('data-criterion="helpers"')[1].split("</tr>")[0]
     assert "handout" not in other
+
+
+# -- issue 17: reasons, class statistics, collapsed failures, source, similarity --------------
+
+
+def outcome(name="test_x", case="", state="failed", message="wrong", **details):
+    return Outcome(name=name, case=case, outcome=state, public=False, message=message,
+                   details=details)
+
+
+@pytest.mark.parametrize("changes, expected", [
+    ({"tests": [outcome(kind="timeout", seconds=5)]}, ["timeout"]),
+    ({"tests": [outcome(kind="crash"), outcome(kind="timeout")]}, ["crash", "timeout"]),
+    ({"tests": [outcome(kind="exception", type="NameError")]}, ["raised NameError"]),
+    ({"tests": [outcome(), outcome()]}, ["2 failed tests"]),
+    ({"tests": [outcome(state="passed")]}, []),
+    ({"status": "grader-error", "tests": []}, ["grader error"]),
+    ({"tests": [outcome(kind="exception", type="ModuleNotFoundError")],
+      "violations": [ViolationRecord(rule="missing-file", title="Missing file", file="f.py",
+                                     message="not handed in")]}, ["missing file"]),
+    ({"tests": [outcome(kind="exception", type="SyntaxError"), outcome(kind="timeout")],
+      "violations": [ViolationRecord(rule="syntax-error", title="Syntax error", file="f.py",
+                                     message="bad")]}, ["syntax error", "timeout"]),
+])
+def test_the_reason_column_says_why_in_words(changes, expected):
+    assert stats.reasons(full_result(**{"violations": [], **changes})) == expected
+
+
+def test_histograms_count_each_criterion_in_bands_and_skip_grader_errors():
+    def marks(output, helpers, status="graded"):
+        return full_result(status=status, criteria=[
+            CriterionMark(id="output", title="o", points=30.0, earned=output, passed=0, total=1),
+            CriterionMark(id="helpers", title="h", points=15.0, earned=helpers, passed=0,
+                          total=1)])
+
+    results = [marks(0, 15), marks(30, 15), marks(15, 3), marks(29, 0),
+               marks(30, 15, "grader-error")]
+    by_id = {h.id: h for h in stats.histograms(results, get_pack("altnim").declaration.criteria)}
+    assert len(by_id) == len(get_pack("altnim").declaration.criteria)
+    assert by_id["output"].counts == [1, 0, 0, 1, 1, 1] and by_id["output"].mean == 18.5
+    assert by_id["helpers"].counts == [1, 1, 0, 0, 0, 2]
+    assert by_id["eval"].mean is None and by_id["eval"].counts == [0] * 6
+    bars = by_id["helpers"].bars
+    assert [b["h"] for b in bars] == [18.0, 18.0, 0.0, 0.0, 0.0, 36.0]
+
+
+def test_common_failures_rank_by_students_and_tokens_mark_their_rows():
+    crash = "`apply` raised NameError: name 'x' is not defined"
+    results = [full_result(student=s, tests=tests) for s, tests in (
+        ("ann", [outcome(message=crash), outcome(name="test_y", message=crash)]),
+        ("bob", [outcome(message=crash + "\nmore detail"), outcome(message="late")]),
+        ("cy", [outcome(message="late")]),
+        ("dee", [outcome(message="other")]),
+    )]
+    failures = stats.common_failures(results, limit=2)
+    assert [(f["token"], f["message"], f["students"], f["tests"]) for f in failures] == [
+        ("fail:01", crash, ["ann", "bob"], ["test_x", "test_y"]),
+        ("fail:02", "late", ["bob", "cy"], ["test_x"])]
+    assert stats.row_tokens(results[1], failures) == "fail:01 fail:02 failed:test_x"
+    assert stats.row_tokens(results[3], failures) == "failed:test_x"
+    rates = stats.test_rates(results + [full_result(student="eve", tests=[
+        outcome(state="passed"), outcome(name="test_y", state="passed")])])
+    assert [(r["name"], r["passed"], r["run"], r["students"]) for r in rates] == [
+        ("test_x", 1, 6, ["ann", "bob", "cy", "dee"]), ("test_y", 1, 2, ["ann"])]
+
+
+def test_identical_failures_collapse_into_one_with_a_count(tmp_path):
+    # issue 17: a missing-file student's page repeated one failure 126 times (284 KB).
+    why = "`python3 pnt.py` exited with status 2: can't open file 'pnt.py'"
+    tests = [outcome(name=f"test_{n}", case=f"hidden{k}", message=f"case hidden{k}: {why}",
+                     kind="fields", rows=[{"field": "Move", "expected": k, "got": "(missing)",
+                                           "ok": False}])
+             for n in range(7) for k in range(18)]
+    student = "Ng_Ana_12348_assignsubmission_file_"
+    tests.append(outcome(name="test_z", case=f"{slugify(student)}-hidden7", message="other"))
+    result = full_result(student=student, tests=tests, violations=[])
+    groups = views.failure_groups(result)
+    assert [len(g["items"]) for g in groups] == [126, 1]
+    assert len(groups[0]["variants"]) == views.MAX_VARIANTS
+    assert len(groups[0]["more_variants"]) == 18 - views.MAX_VARIANTS
+    page = (rendered(tmp_path, result) / "students" / f"{slugify(student)}.html").read_text()
+    assert page.count('<details class="test') == 2
+    assert "&times;126" in page and page.count("can&#39;t open file") < 40
+    assert len(page) < 60_000
+    for index in range(1, len(tests) + 1):  # every test's anchor still lands somewhere
+        assert f'id="test-{index}"' in page
+    assert "test_z <span class=\"muted\">[hidden7]</span>" in page
+    assert f"{slugify(student)}-hidden7" not in page
+    assert views.case_label(student, f"{student}-hidden7") == "hidden7"
+    assert views.case_label(student, "depth2") == "depth2"
+
+
+def test_source_is_highlighted_line_for_line_and_tracebacks_link_to_it(tmp_path):
+    text = 'def f(x):\r\n    """doc\n    more"""\n\x0c\n    return g(x)  # <b>\n'
+    lines = source.highlighted("helper.py", text)
+    assert len(lines) == len(source.lines_of(text)) == 5
+    assert lines[0][0] == ("k", "def") and ("c", "# <b>") in lines[4]
+    assert "".join(piece for _, piece in lines[4]) == "    return g(x)  # <b>"
+    assert source.highlighted("notes.txt", "a\nb") == [[("", "a")], [("", "b")]]
+    traceback_text = ('Traceback:\n  File "/sandbox/Main.py", line 5, in f\n'
+                      '  File "/usr/lib/python3/x.py", line 9\nNameError: g')
+    result = full_result(
+        files={"pnt.py": "x = 1\n", "helper.py": text}, aliases={"pnt.py": "472-Code3/Main.py"},
+        helpers=["helper.py"], ignored=["notes.docx"], violations=[],
+        tests=[outcome(kind="exception", type="NameError", traceback=traceback_text)])
+    assert views.linked(result, traceback_text)[1] == ('File "/sandbox/Main.py", line 5',
+                                                       "file-1-L5")
+    assert views.failing_line(result, result.tests[0]) == "file-1-L5"
+    page = (rendered(tmp_path, result) / "students" / f"{slugify(result.student)}.html")
+    html = page.read_text()
+    assert '<a href="#file-1-L5" class="src-link">File &#34;/sandbox/Main.py&#34;, line 5</a>' \
+        in html
+    assert "pnt.py (your 472-Code3/Main.py)" in html and "your helper module" in html
+    assert '<ul data-testid="ignored"><li><code>notes.docx</code></li></ul>' in html
+    assert '<span class="c"># &lt;b&gt;</span>' in html
+
+
+SIMILAR = Path(__file__).with_name("similarity_examples")
+
+
+def test_a_batch_puts_near_copies_at_the_top_of_the_similarity_section(tmp_path):
+    from graders.batch import BatchRequest, grade_batch
+    from graders.submissions import find_submissions
+
+    pack = get_pack("altnim")
+    starter = pack.template_text("myAltNimFunctions.template")
+    texts = {name: (SIMILAR / f"{name}.py").read_text() for name in
+             ("original", "renamed", "independent")}
+    texts["starter_only"] = starter
+    for name, text in texts.items():
+        (tmp_path / "in" / name).mkdir(parents=True)
+        (tmp_path / "in" / name / "myAltNimFunctions.py").write_text(text)
+    out = tmp_path / "out"
+    outcome_ = grade_batch(BatchRequest(pack=pack, sources=find_submissions(tmp_path / "in"),
+                                        out_dir=out, fresh=True))
+    assert {r.student for r in outcome_.results} == set(texts)
+    section = similar.section(pack, outcome_.results)
+    assert [(p["first"], p["second"]) for p in section.pairs] == [("original", "renamed")]
+    index = (out / "index.html").read_text()
+    listed = re.findall(r'<li data-first="([^"]+)" data-second="([^"]+)"', index)
+    assert listed == [("original", "renamed")]
+    assert "def " in "".join(re.findall(r"<mark>(.*?)</mark>", index))
+    # the starter alone and the independent solution pair with no one, not even each other
+    assert [r.total for r in outcome_.results] == [
+        json.loads((out / "students" / f"{r.student}.json").read_text())["total"]
+        for r in outcome_.results]  # the section changes no mark
+
+
+def test_a_failing_similarity_check_never_stops_the_index(tmp_path, monkeypatch):
+    import graders.similarity
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("copydetect exploded")
+
+    monkeypatch.setattr(graders.similarity, "similar_pairs", boom)
+    out = rendered(tmp_path, full_result(student="a"), full_result(student="b"))
+    index = (out / "index.html").read_text()
+    assert "The similarity check failed (the marks are not affected)" in index
+    assert "copydetect exploded" in index and (out / "marks.csv").is_file()

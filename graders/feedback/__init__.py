@@ -88,7 +88,7 @@ class FeedbackWriter:
 
     def render(self, result: SubmissionResult) -> str:
         view = student_view(self.pack, result, self.due)
-        name = getattr(result, "display_name", "") or result.student
+        name = result.display_name or result.student
         return self.template.render(v=view, r=result, name=name, csp=CSP, fmt=_points)
 
     def write(self, result: SubmissionResult) -> None:

@@ -1,0 +1,168 @@
+"""Give marks and feedback back to the LMS: ``grade export ID --format NAME``.
+
+Each format is one module defining an :class:`LmsFormat` subclass, found by looking. It reads
+the results ``grade`` wrote (``reports/<id>/results.json``, the final marks) and writes the
+LMS's own grade-import CSV plus a zip of per-student feedback pages in the layout that LMS
+uploads in bulk. The pages are the student-safe feedback (:mod:`graders.feedback`); every text
+cell is spreadsheet-safe (:func:`graders.report.csv_cell`).
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import json
+import pkgutil
+import re
+import zipfile
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import ClassVar
+
+from graders.errors import GraderError
+from graders.feedback import FeedbackWriter
+from graders.packs import Pack
+from graders.report import csv_cell
+from graders.results import SubmissionResult, write_atomic
+
+NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+@dataclass
+class ExportOptions:
+    column: str | None = None  # the LMS's name of the grade column / item
+    notes: list[str] = field(default_factory=list)  # what could not be exported, and why
+
+
+@dataclass
+class Written:
+    grades: Path
+    feedback: Path
+    notes: list[str]
+
+
+class LmsFormat:
+    """One LMS's import files."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+
+    def header(self, pack: Pack, options: ExportOptions) -> list[list[str]]:
+        """The header row(s) of the grade CSV."""
+        raise NotImplementedError
+
+    def row(self, result: SubmissionResult, pack: Pack, options: ExportOptions) -> list[str] | None:
+        """One result's row (None: it cannot be imported; say why in ``options.notes``)."""
+        raise NotImplementedError
+
+    def feedback_name(self, result: SubmissionResult) -> str:
+        """Where the student's feedback page goes in the bulk-upload zip."""
+        raise NotImplementedError
+
+
+@cache
+def formats() -> dict[str, LmsFormat]:
+    """Every export format by name."""
+    found: dict[str, LmsFormat] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name in {"autograder", "run"}:
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for value in vars(module).values():
+            if (isinstance(value, type) and issubclass(value, LmsFormat)
+                    and value is not LmsFormat and value.__module__ == module.__name__):
+                found[value.name] = value()
+    return dict(sorted(found.items()))
+
+
+def load_results(report_dir: Path) -> list[SubmissionResult]:
+    """The results ``grade`` wrote in ``report_dir`` (its ``results.json``)."""
+    path = report_dir / "results.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise GraderError(f"{path}: cannot read the results ({exc}); run `grade` first") from None
+    return [SubmissionResult.from_dict(item) for item in data]
+
+
+def safe(cell: object) -> str:
+    """A cell a spreadsheet shows as written: numbers as they are, text OWASP-quoted."""
+    text = str(cell)
+    return text if text == "-" or NUMBER.fullmatch(text) else csv_cell(text)
+
+
+def csv_text(rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([safe(cell) for cell in row])
+    return buffer.getvalue()
+
+
+def part(name: str) -> str:
+    """``name`` made one safe path part inside a zip (no separators, no leading dots)."""
+    cleaned = "".join("_" if c in '/\\:' or ord(c) < 32 else c for c in name)
+    return cleaned.lstrip(".").strip() or "student"
+
+
+def points(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def summary(result: SubmissionResult) -> str:
+    """A one-paragraph feedback comment: total, criteria, deductions."""
+    if result.status == "missing":
+        return "No submission."
+    parts = [f"{points(result.total)} / {points(result.max_total)}."]
+    parts += [f"{m.title}: {points(m.earned)}/{points(m.points)}." for m in result.criteria]
+    parts += [f"Deduction: {d.reason} (-{points(d.points)})." for d in result.deductions]
+    if result.status != "graded":
+        parts.append("Grading was incomplete; your instructor will check this mark.")
+    return " ".join(parts)
+
+
+def export(pack: Pack, report_dir: Path, out_dir: Path, fmt: str,
+           options: ExportOptions | None = None) -> Written:
+    """Write ``<fmt>-grades.csv`` and ``<fmt>-feedback.zip`` into ``out_dir``."""
+    if fmt not in formats():
+        raise GraderError(f"no export format {fmt!r}; known: {', '.join(formats())}")
+    chosen, options = formats()[fmt], options or ExportOptions()
+    results = [r for r in load_results(report_dir) if r.assignment == pack.id]
+    rows = chosen.header(pack, options)
+    for result in results:
+        row = chosen.row(result, pack, options)
+        if row is not None:
+            rows.append(row)
+    grades = out_dir / f"{fmt}-grades.csv"
+    write_atomic(grades, csv_text(rows))
+    feedback = out_dir / f"{fmt}-feedback.zip"
+    _write_feedback(chosen, pack, results, feedback)
+    return Written(grades, feedback, options.notes)
+
+
+def _write_feedback(chosen: LmsFormat, pack: Pack, results: list[SubmissionResult],
+                    target: Path) -> None:
+    writer = FeedbackWriter(target.parent, pack)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for result in results:
+            if result.status != "missing":
+                archive.writestr(chosen.feedback_name(result), writer.render(result))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.with_name(f".{target.name}.tmp")
+    temp.write_bytes(buffer.getvalue())
+    temp.replace(target)
+
+
+def lms_fact(result: SubmissionResult, key: str) -> str:
+    """A fact the intake or roster recorded on ``result`` (``""`` when unknown)."""
+    return str(result.lms.get(key, ""))
+
+
+def person(result: SubmissionResult) -> tuple[str, str, str]:
+    """``(lms id, display name, e-mail)`` of ``result``."""
+    lms_id = result.lms_id or result.student
+    name = result.display_name or result.student
+    return lms_id, name, result.email

@@ -1,0 +1,32 @@
+"""Canvas: the gradebook import CSV (``Student, ID, SIS User ID, SIS Login ID, Section``, then
+``<Assignment name> (<assignment id>)``; a ``Points Possible`` row second; rows matched by
+``ID``), and feedback files named like the download's (``<name>_<user id>_<submission
+id>_feedback.html``) to attach as submission comments."""
+
+from __future__ import annotations
+
+from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points
+from graders.packs import Pack
+from graders.results import SubmissionResult
+
+COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+
+
+class CanvasFormat(LmsFormat):
+    name = "canvas"
+    title = "Canvas gradebook"
+
+    def header(self, pack: Pack, options: ExportOptions) -> list[list[str]]:
+        column = options.column or pack.title
+        possible = ["    Points Possible", "", "", "", "", points(pack.declaration.max_points)]
+        return [[*COLUMNS, column], possible]
+
+    def row(self, result: SubmissionResult, pack: Pack, options: ExportOptions) -> list[str]:
+        lms_id, name, _ = person(result)
+        return [name, lms_id, lms_fact(result, "sis_id"), lms_fact(result, "username"),
+                lms_fact(result, "section"), points(result.total)]
+
+    def feedback_name(self, result: SubmissionResult) -> str:
+        lms_id, name, _ = person(result)
+        letters = "".join(c for c in name.lower() if c.isalpha())
+        return part(lms_fact(result, "ref") or f"{letters}_{lms_id}") + "_feedback.html"

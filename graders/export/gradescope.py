@@ -1,0 +1,24 @@
+"""Gradescope: a score upload CSV (``Name, SID, Email, Total Score, Max Points``; assumed, as
+Gradescope matches uploaded scores by SID or e-mail). A course that grades ON Gradescope uses
+the autograder bundle instead (``grade gradescope ID``). Feedback: a folder per SID."""
+
+from __future__ import annotations
+
+from graders.export import ExportOptions, LmsFormat, part, person, points
+from graders.packs import Pack
+from graders.results import SubmissionResult
+
+
+class GradescopeFormat(LmsFormat):
+    name = "gradescope"
+    title = "Gradescope score upload"
+
+    def header(self, pack: Pack, options: ExportOptions) -> list[list[str]]:
+        return [["Name", "SID", "Email", "Total Score", "Max Points"]]
+
+    def row(self, result: SubmissionResult, pack: Pack, options: ExportOptions) -> list[str]:
+        lms_id, name, email = person(result)
+        return [name, lms_id, email, points(result.total), points(result.max_total)]
+
+    def feedback_name(self, result: SubmissionResult) -> str:
+        return part(person(result)[0]) + "/feedback.html"

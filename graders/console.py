@@ -52,12 +52,12 @@ def summary(outcome: BatchOutcome, title: str) -> None:
     rows = [_row(r) for r in outcome.results]
     if out.is_terminal:
         table = Table(title=title, show_lines=False)
-        table.add_column("student", no_wrap=True, overflow="fold")
-        table.add_column("total", justify="right", no_wrap=True)
-        table.add_column("tests", justify="right", no_wrap=True)
-        table.add_column("why")
-        table.add_column("rules broken")
-        table.add_column("status", no_wrap=True)
+        table.add_column("student", overflow="fold", ratio=2)  # folded, never cut
+        table.add_column("total", justify="right", no_wrap=True, min_width=9)
+        table.add_column("tests", justify="right", no_wrap=True, min_width=5)
+        table.add_column("why", ratio=1, overflow="fold")
+        table.add_column("rules broken", ratio=1, overflow="fold")
+        table.add_column("status", overflow="fold", min_width=6)
         for row in rows:
             status = {"graded": "[green]graded[/]", "GRADER ERROR": "[red]GRADER ERROR[/]"}.get(
                 row[-1], escape(row[-1]))

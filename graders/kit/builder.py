@@ -86,7 +86,8 @@ def write_tree(pack: Pack, target: Path) -> Path:
                         ("child_main.py", "harness/child_main.py")]:
         _write(private / where, (RUNTIME / name).read_text("utf-8"))
     _write(private / "harness" / "child.py", ENGINE_CHILD.read_text("utf-8"))
-    _write(private / "harness" / "grader_driver.py", pack.driver.read_text("utf-8"))
+    if pack.driver.is_file():
+        _write(private / "harness" / "grader_driver.py", pack.driver.read_text("utf-8"))
     for helper in sorted(pack.dir.glob("driver_*.py")):
         _write(private / "harness" / helper.name, helper.read_text("utf-8"))
     shutil.copytree(pack.templates_dir, private / "student_templates" / pack.id,

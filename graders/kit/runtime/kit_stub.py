@@ -21,7 +21,7 @@ from typing import Any
 from _precheck.errors import GraderError
 
 TABLE = Path(__file__).with_name("recorded.json")
-RECORD = os.environ.get("PRECHECK_RECORD")  # set by `grade kit` while it records
+RECORD = os.environ.get("PRECHECK_RECORD")  # where `grade kit` collects answers while recording
 _table: dict[str, Any] | None = None
 
 
@@ -109,7 +109,7 @@ def _load() -> dict[str, Any]:
 
 def _save() -> None:
     if RECORD and _table is not None:
-        TABLE.write_text(json.dumps(_table, sort_keys=True), encoding="utf-8")
+        Path(RECORD).write_text(json.dumps(_table, sort_keys=True), encoding="utf-8")
 
 
 if RECORD:

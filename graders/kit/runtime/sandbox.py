@@ -65,9 +65,12 @@ def _posix_limits(limits: Limits):
 def _command(argv: list[str], harness: Path | None) -> list[str]:
     """The argv of the instructor's sandbox, as this machine runs it."""
     out = []
+    tools = os.environ.get("PRECHECK_TOOLS_DIR")  # `grade kit` recording only
     for arg in argv:
-        if arg in ("python3", "python") or (arg.startswith(TOOLS_ROOT + "/")
-                                           and arg.endswith("/bin/python")):
+        if tools and arg.startswith(TOOLS_ROOT + "/"):
+            out.append(str(Path(tools) / arg[len(TOOLS_ROOT) + 1:]))
+        elif arg in ("python3", "python") or (arg.startswith(TOOLS_ROOT + "/")
+                                             and arg.endswith("/bin/python")):
             out.append(sys.executable)
         elif arg.startswith(HARNESS_ROOT + "/"):
             out.append(str((harness or HARNESS) / arg[len(HARNESS_ROOT) + 1:]))

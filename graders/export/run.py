@@ -1,0 +1,102 @@
+"""What ``run_autograder`` runs on Gradescope: grade one submission, write ``results.json``.
+
+``python -m graders.export.run ID ROOT`` grades ``ROOT/submission`` with pack ``ID``, its time
+and due date taken from Gradescope's own ``ROOT/submission_metadata.json`` (``created_at``,
+``assignment.due_date``), never from the student's files, and writes
+``ROOT/results/results.json`` in Gradescope's format: ``score`` (the final mark, deductions
+included), ``output``, and ``tests``: one per criterion (name, score, max_score, visible), one
+per deduction, and one per grader test with its status and the visibility the pack declares
+(``[tests] visibility``: hidden tests show students nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from graders.batch import BatchRequest, grade_batch
+from graders.feedback.visibility import GRADESCOPE, visibility_of
+from graders.intake.base import Found
+from graders.intake.gradescope import parse_created
+from graders.packs import Pack, get_pack
+from graders.results import SubmissionResult, write_atomic
+from graders.sandbox.isolation import detect_isolation
+
+
+def metadata(root: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _when(text: object) -> datetime | None:
+    return parse_created(text) if isinstance(text, str) and text else None
+
+
+def grade(pack: Pack, root: Path) -> SubmissionResult:
+    """The result of ``root/submission``: in this container, the container is the sandbox
+    when bubblewrap cannot run, so the resource-limits fallback is chosen explicitly."""
+    meta = metadata(root)
+    users = meta.get("users") or [{}]
+    person = users[0] if isinstance(users[0], dict) else {}
+    sid = str(person.get("sid") or person.get("id") or "submission")
+    found = Found(id=sid, source=root / "submission", lms_id=sid,
+                  display_name=str(person.get("name") or sid), email=str(person.get("email") or ""),
+                  submitted_at=_when(meta.get("created_at")))
+    assignment = meta.get("assignment") if isinstance(meta.get("assignment"), dict) else {}
+    due = _when((assignment or {}).get("due_date"))
+    outcome = grade_batch(BatchRequest(pack=pack, sources=[found], due=due,
+                                       isolation=detect_isolation(), write_index=False))
+    return outcome.results[0]
+
+
+def gradescope_results(pack: Pack, result: SubmissionResult) -> dict[str, Any]:
+    """``result`` in Gradescope's ``results.json`` format."""
+    tests: list[dict[str, Any]] = []
+    for mark in result.criteria:
+        tests.append({"name": mark.title, "score": mark.earned, "max_score": mark.points,
+                      "output": "; ".join(mark.notes), "visibility": "visible"})
+    for deduction in result.deductions:
+        tests.append({"name": f"Deduction: {deduction.reason}", "score": -deduction.points,
+                      "max_score": 0, "output": "", "visibility": "visible"})
+    for violation in result.violations:
+        where = f"{violation.file}:{violation.line}" if violation.line else violation.file
+        tests.append({"name": f"Rule: {violation.title}", "status": "failed",
+                      "output": f"{where}: {violation.message}", "visibility": "visible"})
+    for test in result.tests:
+        label = f"{test.name} [{test.case}]" if test.case else test.name
+        tests.append({"name": label, "status": "passed" if test.outcome == "passed" else "failed",
+                      "output": test.message, "visibility": GRADESCOPE[visibility_of(pack, test)]})
+    lines = [f"{result.total:g} / {result.max_total:g}"]
+    if result.status != "graded":
+        lines.append("Grading was incomplete (a grader error, not your work's fault): your "
+                     "instructor will check this mark.")
+    return {"score": result.total, "output": "\n".join(lines), "tests": tests,
+            "stdout_visibility": "hidden"}
+
+
+def main(argv: list[str]) -> int:
+    pack_id, root = argv[0], Path(argv[1])
+    pack = get_pack(pack_id)
+    target = root / "results" / "results.json"
+    try:
+        data = gradescope_results(pack, grade(pack, root))
+        code = 0
+    except Exception:  # noqa: BLE001 - Gradescope must still get a results file
+        data = {"score": 0, "output": "The autograder failed (not your fault); your instructor "
+                "has been told.", "tests": [], "stdout_visibility": "hidden"}
+        print(traceback.format_exc(), file=sys.stderr)
+        code = 1
+    write_atomic(target, json.dumps(data, indent=1))
+    print(f"harness: {Path(__file__).resolve().parents[1]}")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

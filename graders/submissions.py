@@ -97,7 +97,12 @@ def find_submissions(path: Path) -> list[Path]:
     )
     if entries:
         return entries
-    return [path] if any(p.is_file() for p in path.rglob("*")) else []
+    handed_in = (
+        p for p in path.rglob("*")
+        if p.is_file() and not IGNORED_PARTS & set(p.relative_to(path).parts)
+        and not any(part.startswith(".") for part in p.relative_to(path).parts)
+    )
+    return [path] if any(True for _ in handed_in) else []
 
 
 def detect_assignment(paths: list[Path], packs: dict[str, Pack]) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graders.intake.base import Found, Intake, Layout, entries, stray
+from graders.intake.base import NOISE, Found, Intake, Layout, entries, stray
 from graders.submissions import student_id
 
 
@@ -22,12 +22,20 @@ def folders_and_zips(root: Path, layout: str) -> Intake:
     units = [p for p in inside if p.is_dir() or p.suffix.lower() == ".zip"]
     intake = Intake(layout)
     if not units:
-        if any(p.is_file() for p in root.rglob("*")):
+        if any(_real_file(p, root) for p in root.rglob("*")):
             intake.found.append(single(root))
         return intake
     intake.found = [single(unit) for unit in units]
     intake.notes = [stray(p, "folder-or-zip-per-student") for p in inside if p not in units]
     return intake
+
+
+def _real_file(path: Path, root: Path) -> bool:
+    """A file someone handed in: not OS or editor noise, not hidden."""
+    parts = path.relative_to(root).parts
+    return path.is_file() and not (NOISE & set(parts)) and not any(
+        part.startswith(".") for part in parts
+    )
 
 
 class Plain(Layout):

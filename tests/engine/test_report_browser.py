@@ -447,3 +447,160 @@ def test_screenshots(samples, tab):
     for name in ("report-index.png", "report-student.png"):
         assert (SCREENSHOTS / name).stat().st_size > 10_000
     tab.assert_offline_and_quiet()
+
+
+# -- issue 17: the TA's index --------------------------------------------------------------
+
+
+def timed_out(student: str, total: float) -> SubmissionResult:
+    return built_result(student, total=total, tests=[Outcome(
+        name="test_out_script", case="", outcome="failed", public=True,
+        message="`python3 testAltNim.py` did not finish within 5 s and was stopped",
+        details={"kind": "timeout", "seconds": 5})])
+
+
+@pytest.fixture(scope="module")
+def ta_reports(tmp_path_factory) -> Path:
+    """Six students: two timed out, one crashed, one with a traceback into their code, two
+    clean; one override for a timed-out student."""
+    from graders import overrides
+
+    out = tmp_path_factory.mktemp("ta-reports")
+    pack = get_pack("altnim")
+    crash = "`apply` raised NameError: name 'getRemovals' is not defined"
+    results = [
+        timed_out("loops_forever", 30.0),
+        timed_out("slow_search", 50.0),
+        built_result("crashes", total=10.0, tests=[Outcome(
+            name="test_apply_matches_reference", case="", outcome="failed", public=False,
+            message=crash, details={"kind": "crash", "exit_status": -9})]),
+        built_result("typo", total=20.0, files={"myAltNimFunctions.py": "x = 1\n" * 10 +
+                                                "print(getRemovals(3))\n"},
+                     tests=[Outcome(
+                         name="test_apply_matches_reference", case="", outcome="failed",
+                         public=False, message=crash,
+                         details={"kind": "exception", "type": "NameError",
+                                  "traceback": '  File "/sandbox/myAltNimFunctions.py", '
+                                               "line 11, in <module>\nNameError: getRemovals"})]),
+        built_result("ace", total=100.0),
+        built_result("bea", total=90.0),
+    ]
+    overrides.append(out / overrides.FILE_NAME, overrides.Override(
+        student="loops_forever", criterion="output", points=10.0,
+        comment="loops only on the last game", by="TA Kim", at="2026-01-03T09:00:00+00:00",
+        code=overrides.code_digest(results[0].files)))
+    writer = ReportWriter(out, pack)
+    for result in results:
+        writer.write_student(result)
+    writer.write_index(results, Isolation.BUBBLEWRAP)
+    return out
+
+
+def stat(tab: Tab, name: str) -> str:
+    return tab.page.locator(f'[data-stat="{name}"]').inner_text()
+
+
+def test_filter_by_timeout_shows_only_timed_out_students_and_the_figures_follow(ta_reports, tab):
+    tab.open(ta_reports / "index.html")
+    # the override: loops_forever's output 30 became 10, so its total 30 became 10
+    assert (stat(tab, "count"), stat(tab, "mean")) == ("6", "46.7")
+    tab.page.locator("#filter").fill("timeout")
+    assert sorted(visible_students(tab)) == ["loops_forever", "slow_search"]
+    assert tab.page.locator("#shown").inner_text() == "2 of 6 shown"
+    assert (stat(tab, "count"), stat(tab, "mean"), stat(tab, "median")) == ("2", "30.0", "30")
+    assert stat(tab, "range") == "10 \u2013 50" and stat(tab, "full") == "0"
+    assert tab.page.locator('[data-mean="output"]').inner_text() == "20.0"
+    tab.page.locator("#filter").fill("crash")
+    assert visible_students(tab) == ["crashes"]
+    tab.page.locator("#filter").fill("raised nameerror")  # every word must match
+    assert visible_students(tab) == ["typo"]
+    tab.page.locator("#filter").fill("overridden")  # the status column
+    assert visible_students(tab) == ["loops_forever"]
+    tab.page.locator("#filter").fill("")
+    assert stat(tab, "count") == "6"
+    tab.assert_offline_and_quiet()
+
+
+def test_a_histogram_is_rendered_for_each_criterion(ta_reports, tab):
+    tab.open(ta_reports / "index.html")
+    criteria = [c.id for c in get_pack("altnim").declaration.criteria]
+    figures = tab.page.locator('[data-testid="histograms"] figure.hist')
+    assert figures.evaluate_all("fs => fs.map(f => f.dataset.criterion)") == criteria
+    for index in range(len(criteria)):
+        svg = figures.nth(index).locator("svg")
+        assert svg.is_visible() and svg.locator("rect").count() == 6
+        box = svg.bounding_box()
+        assert box and box["width"] > 100 and box["height"] > 40
+    heights = figures.nth(0).locator("rect").evaluate_all(
+        "rs => rs.map(r => parseFloat(r.getAttribute('height')))")
+    assert max(heights) > 30  # the tallest band fills the chart
+    tab.assert_offline_and_quiet()
+
+
+def test_an_override_shows_on_the_index_the_student_page_and_marks_csv(ta_reports, tab):
+    import csv
+
+    tab.open(ta_reports / "index.html")
+    row = tab.page.locator('#class tr[data-student="loops_forever"]')
+    assert row.locator("td").nth(1).inner_text().startswith("10")
+    assert "overridden" in row.inner_text()
+    assert "automatic mark 30" in (row.locator("td").nth(1).get_attribute("title") or "")
+    log = tab.page.get_by_test_id("override-log")
+    assert "loops only on the last game" in log.inner_text() and "TA Kim" in log.inner_text()
+    row.locator("td.student a").click()
+    assert tab.page.get_by_test_id("total").inner_text() == "10 / 100"
+    assert "automatic mark 30" in tab.page.get_by_test_id("overridden").inner_text()
+    banner = tab.page.get_by_test_id("override-banner").inner_text()
+    assert "loops only on the last game" in banner and "TA Kim" in banner
+    assert "2026-01-03T09:00:00+00:00" in banner
+    output = tab.page.locator('[data-testid="criteria"] tr[data-criterion="output"] td').nth(1)
+    assert output.inner_text().startswith("30 override 10")
+    rows = {r["student"]: r for r in csv.DictReader((ta_reports / "marks.csv").open())}
+    assert (rows["loops_forever"]["total"], rows["loops_forever"]["output"]) == ("10", "10")
+    assert rows["loops_forever"]["automatic_total"] == "30"
+    tab.assert_offline_and_quiet()
+
+
+def test_clicking_a_common_failure_filters_to_the_students_who_hit_it(ta_reports, tab):
+    tab.open(ta_reports / "index.html")
+    table = tab.page.get_by_test_id("common-failures")
+    button = table.locator("button.filter-by", has_text="raised NameError")
+    assert table.locator("tbody tr").filter(has_text="raised NameError").locator(
+        "td").first.inner_text() == "2"
+    button.click()
+    assert tab.page.locator("#filter").input_value() == "fail:01"
+    assert sorted(visible_students(tab)) == ["crashes", "typo"]
+    assert stat(tab, "count") == "2"
+    rates = tab.page.get_by_test_id("test-rates")
+    rates.locator("button.filter-by").first.click()
+    assert tab.page.locator("#filter").input_value().startswith("failed:")
+    tab.assert_offline_and_quiet()
+
+
+def test_keys_move_between_students_on_the_index_and_the_student_pages(ta_reports, tab):
+    tab.open(ta_reports / "index.html")
+    order = visible_students(tab)
+    tab.page.keyboard.press("j")
+    tab.page.keyboard.press("j")
+    assert tab.page.locator("#class tr.current").get_attribute("data-student") == order[1]
+    tab.page.keyboard.press("Enter")
+    tab.page.wait_for_url(f"**/students/{slugify(order[1])}.html")
+    tab.page.keyboard.press("j")
+    tab.page.wait_for_url(f"**/students/{slugify(order[2])}.html")
+    tab.page.keyboard.press("k")
+    tab.page.wait_for_url(f"**/students/{slugify(order[1])}.html")
+    tab.page.keyboard.press("u")
+    tab.page.wait_for_url("**/index.html")
+    tab.page.keyboard.press("/")
+    assert tab.page.evaluate("document.activeElement.id") == "filter"
+    tab.assert_offline_and_quiet()
+
+
+def test_a_traceback_links_to_the_line_in_the_highlighted_source(ta_reports, tab):
+    tab.open(student_page(ta_reports, "typo"))
+    assert "myAltNimFunctions.py line 11" in tab.page.get_by_test_id("failing-line").inner_text()
+    tab.page.get_by_test_id("traceback").locator("a.src-link").click()
+    line = tab.page.locator("#file-1-L11")
+    assert line.is_visible() and "print(getRemovals(3))" in line.inner_text()
+    assert line.locator("span.nb").inner_text() == "print"  # highlighted by Pygments
+    tab.assert_offline_and_quiet()

@@ -21,6 +21,8 @@ from graders.sandbox.isolation import (
     Launch,
     Limits,
     build_launch,
+    close_hidden_trees,
+    close_to_others,
     detect_isolation,
     prepare_workdir,
 )
@@ -76,7 +78,11 @@ class Sandbox:
         self._uids = UidPool(on_release=self.memory.discard)
         self._janitor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scratch-janitor")
         self.root = Path(tempfile.mkdtemp(prefix="grader-sandbox-"))
-        self.root.chmod(0o755)
+        # Sandbox uids may reach their own scratch copy (0700, theirs) and the harness
+        # folders by name, never list what else is here.
+        self.root.chmod(0o711)
+        if self.isolation is Isolation.RLIMITS:
+            close_hidden_trees()
         self._harness: dict[Path, Path] = {}
 
     def close(self) -> None:
@@ -118,10 +124,13 @@ class Sandbox:
     ) -> Path:
         """A fresh copy of ``workspace`` (and ``extra`` files) for one process, writable by
         ``uid`` only."""
+        if self.isolation is Isolation.RLIMITS:
+            close_to_others(workspace)  # the sandbox reads its copy, never the original
         target = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
         shutil.copytree(workspace, target, dirs_exist_ok=True, symlinks=True)
         for name, source in (extra or {}).items():
             shutil.copyfile(source, target / name)
+        target.chmod(0o700)  # copytree gave it the workspace's mode
         prepare_workdir(target, uid)
         return target
 

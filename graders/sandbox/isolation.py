@@ -12,7 +12,10 @@ Levels, strongest first:
     the same namespaces when the grader is not root, via an unprivileged user namespace.
 ``rlimits``
     no namespaces: resource limits only, and an unprivileged uid when the grader is root.
-    The child can read whatever that uid can read; reports say so.
+    The child can read whatever that uid can read; reports say so. As root, what the grader
+    controls is closed to that uid: the checkout's hidden trees (:data:`HIDDEN_TREES`), the
+    workspaces and the other sandboxes' scratch copies, and what a uid leaves in the shared
+    temp folders is removed when it is freed (``uids.sweep_files``).
 """
 
 from __future__ import annotations
@@ -36,6 +39,10 @@ HARNESS_ROOT = "/harness"
 TOOLS_ROOT = "/tools"  # a pack tool's environment is mounted read-only at /tools/<name>
 SYSTEM_BINDS = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
 BASE_UID = 60000
+# Folders of the checkout no sandbox uid may read (the rlimits fallback closes them to
+# "others" when the grader is root): reference solutions, hidden tests and drivers, samples
+# and golden files, reports.
+HIDDEN_TREES = ("reference_solutions", "fixtures", "graders/packs", "reports")
 
 
 class Isolation(StrEnum):
@@ -171,6 +178,33 @@ def _workdir_mounts(workdir: Path, disk_mb: int) -> list[str]:
         else:
             command += ["--bind", str(path), inside]
     return command
+
+
+def close_to_others(folder: Path) -> None:
+    """Take every permission for "others" off ``folder`` (as root; sandbox uids are others)."""
+    if os.geteuid() != 0:
+        return
+    try:
+        mode = folder.stat().st_mode
+        if mode & 0o007:
+            folder.chmod(mode & ~0o007)
+    except OSError:
+        pass
+
+
+def close_hidden_trees(root: Path | None = None) -> list[Path]:
+    """Close the checkout's :data:`HIDDEN_TREES` to sandbox uids (as root); returns them.
+
+    Bubblewrap shows none of them to a sandbox; under the rlimits fallback this is what
+    keeps a submission from reading the reference solution. It stays so: git keeps no folder
+    modes, and only root (the grader) reads these trees."""
+    if os.geteuid() != 0:
+        return []
+    base = root or Path(__file__).resolve().parents[2]
+    closed = [base / tree for tree in HIDDEN_TREES if (base / tree).is_dir()]
+    for folder in closed:
+        close_to_others(folder)
+    return closed
 
 
 def prepare_workdir(workdir: Path, uid: int) -> None:

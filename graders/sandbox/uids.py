@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shutil
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +24,9 @@ from graders.sandbox.process import sweep_uid
 FIRST_UID = BASE_UID  # the pool starts at the uid the isolation probe uses
 POOL_SIZE = 512
 LOCK_DIR = Path(tempfile.gettempdir()) / "graders-sandbox-uids"
+# Shared folders any uid can write in: what a sandbox leaves there goes when its uid is freed.
+SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
+SWEEP_DEPTH = 3
 
 
 class UidPool:
@@ -55,6 +60,7 @@ class UidPool:
 
     def release(self, uid: int) -> None:
         sweep_uid(uid)
+        sweep_files(uid)
         if self.on_release is not None:
             self.on_release(uid)
         fd = self.held.pop(uid, None)
@@ -66,3 +72,35 @@ class UidPool:
     def close(self) -> None:
         for uid in list(self.held):
             self.release(uid)
+
+
+def sweep_files(uid: int, roots: tuple[str, ...] = SHARED_TEMP) -> list[str]:
+    """Remove what ``uid`` left in the shared temp folders (its files, folders and links, at
+    most :data:`SWEEP_DEPTH` levels down); returns the paths removed.
+
+    Only as root (a sandbox uid is then nobody else's). A folder the uid cannot write in is
+    not entered: nothing of the uid's can be inside."""
+    if os.geteuid() != 0 or uid < FIRST_UID:
+        return []
+    removed: list[str] = []
+    for root in roots:
+        _sweep_folder(root, uid, SWEEP_DEPTH, removed)
+    return removed
+
+
+def _sweep_folder(folder: str, uid: int, depth: int, removed: list[str]) -> None:
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            info = entry.stat(follow_symlinks=False)
+            if info.st_uid == uid:
+                if stat.S_ISDIR(info.st_mode):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+                removed.append(entry.path)
+            elif depth > 1 and stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
+                _sweep_folder(entry.path, uid, depth - 1, removed)

@@ -198,6 +198,8 @@ class Worker:
         if process is not None and status is None:
             process.kill()
             status = process.popen.returncode
+        if process is not None:
+            process.join_output(1.0)  # the last lines (the guard's reason) may still be in flight
         tail = _stderr_tail(process.err.text()) if process else ""
         out_tail = process.out.text()[-1500:] if process else ""
         flooded = process is not None and process.flooded

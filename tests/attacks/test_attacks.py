@@ -25,6 +25,7 @@ TCP listener waits on the host. The tests then prove, for the batch and for each
 from __future__ import annotations
 
 import contextlib
+import csv
 import fcntl
 import hashlib
 import json
@@ -43,9 +44,11 @@ import pytest
 from graders.batch import BatchOutcome, BatchRequest, grade_batch
 from graders.packs import Pack, get_pack, project_root
 from graders.results import SubmissionResult
-from graders.sandbox import Isolation, uids
+from graders.sandbox import Isolation, isolation, uids
 from graders.selfcheck import expected_path, mismatches
-from graders.submissions import clean_text, find_submissions
+from graders.submissions import find_submissions
+from graders.submissions import student_id as graded_id
+from graders.times import load_times
 
 ROOT = project_root()
 ATTACKS = ROOT / "fixtures" / "attacks"
@@ -73,8 +76,9 @@ def attack_sources(pack_id: str) -> list[Path]:
 
 
 def student_id(source: Path) -> str:
-    """The id grading gives a submission (a name that is not UTF-8 is shown escaped)."""
-    return clean_text(source.stem if source.suffix.lower() == ".zip" else source.name)
+    """The id grading gives a submission (a name that is not UTF-8 is shown escaped; a zip
+    beside a folder of its stem keeps its full name)."""
+    return graded_id(source)
 
 
 def expected_of(source: Path) -> dict:
@@ -329,8 +333,10 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
             before = tree_hashes([ROOT / tree for tree in TREES])
             started = time.monotonic()
             wall_started = time.time()
+            times = ATTACKS / pack_id / "times.csv"  # as `grade --times` gives them
             outcome = grade_batch(
-                BatchRequest(pack=pack, sources=sources, out_dir=out_dir, fresh=True)
+                BatchRequest(pack=pack, sources=sources, out_dir=out_dir, fresh=True,
+                             times=load_times(times) if times.is_file() else None)
             )
             seconds = time.monotonic() - started
             after = tree_hashes([ROOT / tree for tree in TREES])
@@ -490,6 +496,30 @@ def test_honest_submissions_are_unaffected(attacked, pack_id):
 
 
 @pytest.mark.parametrize("pack_id", PACKS)
+def test_every_submission_has_its_own_row_and_report(attacked, pack_id):
+    """Look-alike names and folder/zip twins never share a row, a workspace or a page."""
+    run = attacked(pack_id)
+    sources = attack_sources(pack_id) + [
+        run.pack.fixtures_dir / "submissions" / name for name in HONEST.get(pack_id, [])]
+    assert len(run.outcome.results) == len(run.results) == len(sources)
+    pages = list((run.out_dir / "students").glob("*.html"))
+    assert len(pages) >= len(sources), sorted(page.name for page in pages)
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_no_marks_csv_cell_is_a_formula(attacked, pack_id):
+    """Folder names such as ``=HYPERLINK(...)`` or ``@SUM(...)`` reach marks.csv quoted."""
+    run = attacked(pack_id)
+    sheets = list(run.out_dir.rglob("*.csv"))
+    assert sheets, "no CSV was written"
+    for sheet in sheets:
+        with sheet.open(encoding="utf-8", newline="") as handle:
+            cells = [cell for row in csv.reader(handle) for cell in row]
+        formulas = [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+        assert formulas == [], f"{sheet.name}: {formulas[:5]}"
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
 def test_reports_escape_what_students_wrote(attacked, pack_id):
     run = attacked(pack_id)
     pages = list(run.out_dir.rglob("*.html"))
@@ -500,9 +530,10 @@ def test_reports_escape_what_students_wrote(attacked, pack_id):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the fallback drops to a sandbox uid only as root")
-def test_the_attacks_bite_without_bubblewrap(tmp_path: Path):
-    """The same attacks, with resource limits only (the fallback), do steal the reference: the
-    suite's attacks are real, and bubblewrap is what stops them (docs/threat-model.md)."""
+def test_the_fallback_keeps_hidden_trees_closed(tmp_path: Path):
+    """With resource limits only (the fallback), the stealing attacks used to get the reference
+    solution. As root the fallback now closes the checkout's hidden trees and the workspaces
+    to sandbox uids: they earn at most their honest mark there too (docs/threat-model.md)."""
     stealers = [(pack_id, ATTACKS / pack_id / "steal_reference") for pack_id in PACKS]
     stealers = [(pack_id, source) for pack_id, source in stealers if source.is_dir()][:2]
     if not stealers:
@@ -512,4 +543,6 @@ def test_the_attacks_bite_without_bubblewrap(tmp_path: Path):
             BatchRequest(pack=get_pack(pack_id), sources=[source], isolation=Isolation.RLIMITS)
         )
         [result] = outcome.results
-        assert result.total > expected_of(source)["total"], (pack_id, describe_failures(result))
+        assert mismatches(result, expected_of(source)) == [], (pack_id, describe_failures(result))
+    closed = [ROOT / tree for tree in isolation.HIDDEN_TREES if (ROOT / tree).is_dir()]
+    assert closed and all(not folder.stat().st_mode & 0o007 for folder in closed)

@@ -1,0 +1,238 @@
+"""The worker's guard (``graders/sandbox/guard.py``): student code cannot switch the grader's
+probes off, reach the harness's frames or memory, or answer for the worker.
+
+Each case is a function of a student module that one worker call runs; honest uses of the
+standard library that look at frames on the student's behalf (namedtuple, typing, logging,
+traceback text) keep working.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graders.errors import StudentCrash
+from graders.sandbox import Isolation, Limits, Sandbox
+from graders.sandbox.isolation import close_hidden_trees
+
+DRIVER = textwrap.dedent('''
+    import sys
+
+    def run(name, *args):
+        import student
+        return getattr(student, name)(*args)
+
+    def watched(name, *args):
+        import student
+        finding = {}
+        sys.audit("graders.recursion.start", "student.py")
+        try:
+            getattr(student, name)(*args)
+        finally:
+            sys.audit("graders.recursion.stop", finding)
+        return finding
+''')
+
+STUDENT = textwrap.dedent('''
+    import collections, json, logging, os, signal, struct, sys, time, traceback, typing
+
+    def honest():
+        point = collections.namedtuple("Point", "x y")(1, 2)
+        named = typing.NamedTuple("Named", [("a", int)])(3)
+        try:
+            raise ValueError("shown")
+        except ValueError:
+            text = traceback.format_exc()
+        logging.getLogger("student").warning("a warning")
+        return [point.x, named.a, "shown" in text]
+
+    def setprofile_off():
+        try:
+            sys.setprofile(None)
+        except Exception:
+            pass
+        return "still running"
+
+    def settrace_off():
+        sys.settrace(None)
+
+    def getframe():
+        return sys._getframe().f_back.f_locals.get("request_id")
+
+    def traceback_frame():
+        try:
+            raise ValueError
+        except ValueError as exc:
+            return exc.__traceback__.tb_frame.f_back.f_locals.get("request_id")
+
+    def inspect_stack():
+        import inspect
+        try:
+            return len(inspect.stack())
+        except ValueError as exc:
+            return str(exc)
+
+    def gc_objects():
+        import gc
+        return len(gc.get_objects())
+
+    def ctypes_memory():
+        import ctypes
+        return ctypes.sizeof(ctypes.c_int)
+
+    def fresh_sys():
+        import _imp, importlib.machinery
+        return hasattr(_imp.create_builtin(importlib.machinery.ModuleSpec("sys", None)),
+                       "getprofile")
+
+    def signal_frame():
+        seen = []
+        signal.signal(signal.SIGALRM, lambda number, frame: seen.append(frame))
+        signal.setitimer(signal.ITIMER_REAL, 0.005)
+        started = time.monotonic()
+        while not seen and time.monotonic() - started < 2:
+            pass
+        return repr(seen)
+
+    def forge_every_fd():
+        for fd in range(3, 64):
+            for request_id in range(1, 20):
+                data = json.dumps({"id": request_id, "ok": True, "value": 42, "stdout": "",
+                                   "stderr": "", "output_dropped": 0, "watches": []}).encode()
+                try:
+                    os.write(fd, struct.pack(">I", len(data)) + data)
+                except OSError:
+                    break
+        return 0
+
+    def thread_left():
+        import threading
+        threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+        return 0
+
+    def spoof_filename():
+        exec(compile("def f(): pass", os.__file__, "exec"), {})
+
+    def leave_temp_files():
+        for folder in ("/tmp", "/dev/shm"):
+            with open(os.path.join(folder, f"left-by-{os.getuid()}"), "w") as handle:
+                handle.write("pwned")
+        return os.getuid()
+
+    def recurse(depth):
+        return 0 if depth == 0 else recurse(depth - 1)
+
+    def recurse_switching_off(depth):
+        try:
+            sys.setprofile(None)
+        except Exception:
+            pass
+        return recurse(depth)
+
+    def end_the_watch(depth):
+        sys.audit("graders.recursion.stop", {})
+        return recurse(depth)
+''')
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[Sandbox]:
+    box = Sandbox()
+    yield box
+    box.close()
+
+
+@pytest.fixture(scope="module")
+def worker(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("guard")
+    (folder / "driver.py").write_text(DRIVER, encoding="utf-8")
+    workspace = folder / "workspace"
+    workspace.mkdir()
+    (workspace / "student.py").write_text(STUDENT, encoding="utf-8")
+    made = sandbox.worker(workspace, folder / "driver.py", Limits(wall_seconds=20), "guard")
+    yield made
+    made.close()
+
+
+def refused(worker, name: str, *args: object) -> str:
+    with pytest.raises(StudentCrash) as caught:
+        worker.call("run", name, *args)
+    return str(caught.value)
+
+
+def test_honest_frame_uses_of_the_standard_library_still_work(worker):
+    assert worker.call("run", "honest") == [1, 3, True]
+    assert "refused" in worker.call("run", "inspect_stack")
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("setprofile_off", "switch off the grader's recursion check (sys.setprofile)"),
+    ("settrace_off", "switch off the grader's recursion check (sys.settrace)"),
+    ("getframe", "look at the grader's call stack (sys._getframe)"),
+    ("traceback_frame", "look at the grader's call stack (tb_frame)"),
+    ("gc_objects", "search the grader's memory"),
+    ("ctypes_memory", "ctypes"),
+    ("fresh_sys", "fresh copy of the module 'sys'"),
+    ("spoof_filename", "pass itself off"),
+    ("thread_left", "left a thread running"),
+])
+def test_a_refused_call_is_the_students_failure_with_a_plain_reason(worker, name, reason):
+    message = refused(worker, name)
+    assert reason in message and "the grader refused it" in message, message
+    assert worker.call("run", "honest") == [1, 3, True]  # the next call gets a fresh worker
+
+
+def test_signal_handlers_get_no_frame(worker):
+    assert worker.call("run", "signal_frame") == "[None]"
+
+
+def test_answers_forged_on_every_fd_are_caught(worker):
+    assert "private answer channel" in refused(worker, "forge_every_fd")
+
+
+def test_the_recursion_watch_cannot_be_switched_off_or_ended_early(worker):
+    assert worker.call("watched", "recurse", 0)["recursion"] is None
+    assert worker.watches == [{"scope": "student.py", "recursion": None, "intact": True}]
+    assert worker.call("watched", "recurse", 3)["recursion"] == "recurse"
+    assert worker.watches[0]["recursion"] == "recurse"
+    for name in ("recurse_switching_off", "end_the_watch"):
+        with pytest.raises(StudentCrash, match="switch off the grader's recursion check"):
+            worker.call("watched", name, 3)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="files are told apart by sandbox uid as root")
+def test_files_left_in_shared_temp_folders_are_removed(tmp_path: Path):
+    """Under bubblewrap /tmp is the sandbox's own; the rlimits fallback shares the host's."""
+    (tmp_path / "driver.py").write_text(DRIVER, encoding="utf-8")
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "student.py").write_text(STUDENT, encoding="utf-8")
+    box = Sandbox(Isolation.RLIMITS)
+    try:
+        with box.worker(workspace, tmp_path / "driver.py", Limits(), "temp") as fallback:
+            uid = fallback.call("run", "leave_temp_files")
+            left = [Path(folder, f"left-by-{uid}") for folder in ("/tmp", "/dev/shm")]
+            assert all(path.exists() for path in left)
+        assert not any(path.exists() for path in left)
+    finally:
+        box.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="permissions bind sandbox uids only as root")
+def test_the_fallback_closes_hidden_trees_and_scratch_copies(tmp_path: Path):
+    (tmp_path / "reference_solutions").mkdir(mode=0o755)
+    assert close_hidden_trees(tmp_path) == [tmp_path / "reference_solutions"]
+    assert (tmp_path / "reference_solutions").stat().st_mode & 0o777 == 0o750
+    box = Sandbox()
+    try:
+        assert box.root.stat().st_mode & 0o777 == 0o711
+        uid = box.acquire_uid()
+        scratch = box.scratch_copy(tmp_path / "reference_solutions", uid)
+        assert (scratch.stat().st_uid, scratch.stat().st_mode & 0o777) == (uid, 0o700)
+        box.release_uid(uid)
+    finally:
+        box.close()

@@ -105,7 +105,8 @@ class ReportWriter:
             failures=failures, reasons={r.student: stats.reasons(r) for r in results},
             tokens={r.student: stats.row_tokens(r, failures) for r in results},
             override_problems=problems, stale=overrides.stale(results),
-            similarity=similar.section(self.pack, results),
+            similarity=similar.section(self.pack, results,
+                                       cache=self.out_dir / "similarity.json"),
         )
         write_atomic(self.out_dir / "index.html", html)
         write_atomic(self.out_dir / "marks.csv", marks_csv(results, [c.id for c in criteria]))

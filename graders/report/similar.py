@@ -7,14 +7,18 @@ changes a mark, and it can never break a batch: any failure becomes a note in th
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from graders.packs import Pack
 from graders.report.source import lines_of
-from graders.results import SubmissionResult
+from graders.results import SubmissionResult, write_atomic
 
 THRESHOLD = 0.5  # the share of one student's code found in the other's
 MAX_PAIRS = 25  # pairs listed
@@ -22,6 +26,7 @@ MAX_SIDE_BY_SIDE = 10  # of those, pairs shown with their matches side by side
 MAX_LINES = 80  # lines shown per side (a whole copied program is not needed to see it)
 MAX_STUDENTS = 400  # pairs grow as n^2: a larger class is compared by `grade similarity`
 CONTEXT = 2  # unmatched lines kept around each match
+FAILED = "The similarity check failed (the marks are not affected):\n"
 
 
 @dataclass
@@ -36,10 +41,48 @@ class Section:
     note: str = ""
 
 
-def section(pack: Pack, results: Sequence[SubmissionResult],
-            threshold: float = THRESHOLD) -> Section:
-    """The section for ``results``; never raises (a failure is the section's note)."""
-    sources = {r.student: r.files for r in results if any(n.endswith(".py") for n in r.files)}
+def section(pack: Pack, results: Sequence[SubmissionResult], threshold: float = THRESHOLD,
+            cache: Path | None = None) -> Section:
+    """The section for ``results``; never raises (a failure is the section's note). With a
+    ``cache`` file, a batch whose files are all unchanged reuses the last comparison (a
+    regrade or an override does not compare a large class again)."""
+    try:
+        sources = {r.student: r.files for r in results
+                   if any(n.endswith(".py") for n in r.files)}
+        key = _key(pack, sources, threshold)
+        reused = _cached(cache, key) if cache is not None else None
+    except Exception:  # noqa: BLE001 - as below: never the marks' report
+        return Section(threshold, note=FAILED + traceback.format_exc(limit=4)[-1500:])
+    if reused is not None:
+        return reused
+    found = _computed(pack, sources, threshold)
+    if cache is not None and not found.note:  # a real comparison: worth keeping
+        with contextlib.suppress(OSError, TypeError, ValueError):  # only a cache
+            write_atomic(cache, json.dumps({"key": key, "section": asdict(found)}))
+    return found
+
+
+def _key(pack: Pack, sources: dict[str, dict[str, str]], threshold: float) -> str:
+    hasher = hashlib.sha256(f"{pack.id}\0{threshold}\0{MAX_PAIRS}\0{MAX_LINES}".encode())
+    for student, files in sorted(sources.items()):
+        hasher.update(student.encode("utf-8", "surrogatepass") + b"\0")
+        for name, text in sorted(files.items()):
+            hasher.update(name.encode("utf-8", "surrogatepass") + b"\0")
+            hasher.update(text.encode("utf-8", "surrogatepass") + b"\0")
+    return hasher.hexdigest()
+
+
+def _cached(cache: Path, key: str) -> Section | None:
+    try:
+        data = json.loads(cache.read_text(encoding="utf-8"))
+        if data.get("key") != key:
+            return None
+        return Section(**data["section"])
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _computed(pack: Pack, sources: dict[str, dict[str, str]], threshold: float) -> Section:
     found = Section(threshold=threshold, compared=len(sources))
     if len(sources) < 2:
         found.note = "Fewer than two submissions with Python files: nothing to compare."
@@ -58,8 +101,7 @@ def section(pack: Pack, results: Sequence[SubmissionResult],
         found.more = max(0, len(pairs) - MAX_PAIRS)
     except Exception:  # noqa: BLE001 - a similarity bug must never cost the marks' report
         found.pairs = []
-        found.note = ("The similarity check failed (the marks are not affected):\n"
-                      + traceback.format_exc(limit=4)[-1500:])
+        found.note = FAILED + traceback.format_exc(limit=4)[-1500:]
     return found
 
 

@@ -9,7 +9,7 @@ import io
 import json
 import os
 import re
-from dataclasses import replace
+from dataclasses import asdict, replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -618,3 +618,23 @@ def test_a_failing_similarity_check_never_stops_the_index(tmp_path, monkeypatch)
     index = (out / "index.html").read_text()
     assert "The similarity check failed (the marks are not affected)" in index
     assert "copydetect exploded" in index and (out / "marks.csv").is_file()
+
+
+def test_the_similarity_of_an_unchanged_batch_is_reused(tmp_path, monkeypatch):
+    import graders.similarity
+
+    pack = get_pack("altnim")
+    texts = {name: (SIMILAR / f"{name}.py").read_text() for name in ("original", "renamed")}
+    results = [full_result(student=name, files={"myAltNimFunctions.py": text})
+               for name, text in texts.items()]
+    cache = tmp_path / "similarity.json"
+    first = similar.section(pack, results, cache=cache)
+    assert [(p["first"], p["second"]) for p in first.pairs] == [("original", "renamed")]
+    calls = []
+    real = graders.similarity.similar_pairs
+    monkeypatch.setattr(graders.similarity, "similar_pairs",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    again = similar.section(pack, results, cache=cache)
+    assert json.dumps(asdict(again)) == json.dumps(asdict(first)) and calls == []
+    results[1].files = {"myAltNimFunctions.py": texts["renamed"] + "\nx = 1\n"}
+    assert similar.section(pack, results, cache=cache).pairs and calls == [1]

@@ -252,3 +252,18 @@ def test_the_command_refuses_unknown_students_and_points_out_of_range(batch, tmp
                  "b", "--out", str(out)]) == 2
     assert "outside 0..15" in capsys.readouterr().err
     assert not (out / overrides.FILE_NAME).exists()
+
+
+def test_override_text_is_escaped_everywhere(tmp_path):
+    hostile = "<script>alert(1)</script>"
+    overrides.append(tmp_path / overrides.FILE_NAME,
+                     entry(comment=f"see {hostile}", by=f"<b>{hostile}</b>"))
+    alice = result()
+    writer = ReportWriter(tmp_path, PACK)
+    writer.write_student(alice)
+    writer.write_index([alice], Isolation.BUBBLEWRAP)
+    for page in (tmp_path / "index.html", tmp_path / "students" / "alice.html"):
+        html = page.read_text()
+        assert hostile not in html and "<b>" not in html
+        assert "see &lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert html.count("<script>") == 1

@@ -81,6 +81,19 @@ def student_id(source: Path) -> str:
     return graded_id(source)
 
 
+def batch_ids(sources: list[Path]) -> dict[Path, str]:
+    """The id each source gets in one batch, in order: a name equal to an earlier one but for
+    case gets `` (2)`` (see ``graders.batch``), so ``Alice/`` and ``alice/`` are two rows."""
+    seen: set[str] = set()
+    ids: dict[Path, str] = {}
+    for source in sources:
+        name = student_id(source)
+        candidates = [name, source.name] + [f"{name} ({n})" for n in range(2, 100)]
+        ids[source] = next(c for c in candidates if c.lower() not in seen)
+        seen.add(ids[source].lower())
+    return ids
+
+
 def expected_of(source: Path) -> dict:
     return json.loads(expected_path(source).read_text(encoding="utf-8"))
 
@@ -109,6 +122,7 @@ class AttackRun:
     listening: bool
     out_dir: Path
     used_uids: set[int] = field(default_factory=set)
+    ids: dict[Path, str] = field(default_factory=dict)
 
 
 class Listener:
@@ -378,6 +392,7 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
         listening=listener.listening,
         out_dir=out_dir,
         used_uids=used,
+        ids=batch_ids(sources),
     )
     _RUNS[pack_id] = run
     return run
@@ -398,8 +413,8 @@ def test_there_are_enough_attacks():
 def test_attack_earns_at_most_its_honest_mark(attacked, pack_id, source):
     run = attacked(pack_id)
     expected = expected_of(source)
-    result = run.results.get(student_id(source))
-    assert result is not None, f"{student_id(source)} was not graded"
+    result = run.results.get(run.ids[source])
+    assert result is not None, f"{run.ids[source]} was not graded"
     problems = mismatches(result, expected)
     if expected.get("known_gap"):
         if problems:
@@ -415,7 +430,7 @@ def test_attack_earns_at_most_its_honest_mark(attacked, pack_id, source):
 def test_attack_report_explains_what_happened(attacked, pack_id, source):
     run = attacked(pack_id)
     expected = expected_of(source)
-    result = run.results[student_id(source)]
+    result = run.results[run.ids[source]]
     failed = [test for test in result.tests if test.outcome == "failed"]
     assert all(test.message.strip() for test in failed), [t.name for t in failed if not t.message]
     words = " ".join(

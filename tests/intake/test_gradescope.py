@@ -1,0 +1,91 @@
+"""`grade gradescope`: the autograder zip runs locally against a fake /autograder tree and
+writes a valid results.json for the reference and for a failing sample."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from graders.cli import main
+from graders.packs import get_pack
+
+PACK = get_pack("altnim")
+VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bundle")
+    assert main(["gradescope", "altnim", "--out", str(out)]) == 0
+    return out / "altnim-gradescope.zip"
+
+
+def _run(bundle: Path, tmp: Path, files: Path, created: str) -> dict:
+    root = tmp / "autograder"
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(root / "source")
+    shutil.copytree(files, root / "submission", ignore=shutil.ignore_patterns("expected.json"))
+    (root / "submission_metadata.json").write_text(json.dumps({
+        "created_at": created, "assignment": {"due_date": "2024-03-05T23:59:00.000000-05:00"},
+        "users": [{"name": "Jane Doe", "sid": "12345", "email": "jane@example.edu"}],
+    }))
+    run = root / "source" / "run_autograder"
+    run.chmod(0o755)
+    env = {**os.environ, "GRADESCOPE_ROOT": str(root), "GRADER_PYTHON": sys.executable}
+    done = subprocess.run([str(run)], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"harness: {root / 'source' / 'graders'}" in done.stdout  # the bundle's own copy
+    return json.loads((root / "results" / "results.json").read_text())
+
+
+def _valid(results: dict) -> None:
+    assert isinstance(results["score"], int | float) and isinstance(results["output"], str)
+    assert results["tests"]
+    for test in results["tests"]:
+        assert isinstance(test["name"], str) and test["name"]
+        assert test["visibility"] in VISIBILITY
+        assert isinstance(test.get("output", ""), str)
+        if "max_score" in test:
+            assert test["score"] <= test["max_score"] or test["max_score"] == 0
+    criteria = [t for t in results["tests"] if t.get("max_score")]
+    assert sum(t["max_score"] for t in criteria) == PACK.declaration.max_points
+    scored = sum(t["score"] for t in results["tests"] if "score" in t)
+    assert abs(scored - results["score"]) < 0.01
+
+
+def test_the_bundle_holds_what_gradescope_runs_and_no_sample(bundle: Path):
+    names = zipfile.ZipFile(bundle).namelist()
+    assert {"setup.sh", "run_autograder", "pyproject.toml", "graders/batch.py",
+            "graders/packs/altnim/assignment.toml"} <= set(names)
+    assert not [n for n in names if n.startswith("graders/packs/pnt/")]
+    assert not [n for n in names if n.startswith("fixtures/altnim/submissions/")]
+    assert any(n.startswith("fixtures/altnim/golden/") for n in names)
+    mode = zipfile.ZipFile(bundle).getinfo("run_autograder").external_attr >> 16
+    assert mode & 0o111
+
+
+def test_run_autograder_gives_full_marks_to_the_reference(bundle: Path, tmp_path: Path):
+    results = _run(bundle, tmp_path, PACK.reference_dir, "2024-03-05T22:00:00.000000-05:00")
+    _valid(results)
+    assert results["score"] == PACK.declaration.max_points
+
+
+def test_run_autograder_marks_a_failing_sample_and_hides_hidden_tests(bundle: Path,
+                                                                      tmp_path: Path):
+    sample = PACK.fixtures_dir / "submissions" / "wrong_eval_sign"
+    expected = json.loads((sample / "expected.json").read_text())
+    results = _run(bundle, tmp_path, sample, "2024-03-05T22:00:00.000000-05:00")
+    _valid(results)
+    assert results["score"] == expected["total"] < PACK.declaration.max_points
+    statuses = {t.get("status") for t in results["tests"]}
+    assert "failed" in statuses
+    hidden = [t for t in results["tests"] if t["visibility"] == "hidden"]
+    visible = [t for t in results["tests"] if t["visibility"] == "visible" and "status" in t]
+    assert hidden and visible

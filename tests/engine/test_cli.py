@@ -136,3 +136,20 @@ def test_an_interrupt_exits_130_with_one_line(batch, monkeypatch, capsys):
     monkeypatch.setattr("graders.cli.grade_batch", interrupted)
     assert main([str(batch), "--out", "unused"]) == 130
     assert "interrupted; the reports written so far are kept" in capsys.readouterr().err
+
+
+def test_an_unknown_layout_or_zone_is_a_usage_error(batch, capsys):
+    assert main([str(batch), "--layout", "blackboard"]) == 2
+    assert main([str(batch), "--timezone", "Mars/Olympus"]) == 2
+    assert "unknown time zone" in capsys.readouterr().err
+
+
+def test_a_class_zip_from_an_lms_is_many_students_not_one(tmp_path, capsys):
+    export = tmp_path / "export"
+    for number, name in enumerate(("correct", "extra_import"), start=1):
+        shutil.copytree(SAMPLES / name, export / f"Student {name}_{number}_assignsubmission_file_")
+    archive = shutil.make_archive(str(tmp_path / "class"), "zip", export)
+    out = tmp_path / "reports"
+    assert main([archive, "--out", str(out)]) == 0
+    rows = {row["student"]: row["total"] for row in csv.DictReader((out / "marks.csv").open())}
+    assert rows == {"Student correct (1)": "100", "Student extra_import (2)": "85"}

@@ -135,3 +135,31 @@ def test_each_folder_and_zip_is_one_student(tmp_path: Path):
     (tmp_path / "batch" / "carol.zip").write_bytes(b"")
     (tmp_path / "batch" / "notes.txt").write_text("not a submission")
     assert [p.name for p in find_submissions(tmp_path / "batch")] == ["bob", "carol.zip"]
+
+
+def test_an_empty_folder_is_no_submission_not_a_student(tmp_path: Path):
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / ".DS_Store").write_text("")
+    assert find_submissions(tmp_path / "class") == []
+    one = student(tmp_path, {"myAltNimFunctions.py": GOOD}, "alone")
+    assert find_submissions(one) == [one]
+
+
+def test_a_students_own_time_file_is_ignored_and_named(tmp_path: Path):
+    folder = student(tmp_path, {"myAltNimFunctions.py": GOOD, "submission_meta.json":
+                                '{"submitted_at": "2015-03-05T21:00:00-05:00"}'})
+    submission = prepare(folder, PACK, tmp_path / "work")
+    assert submission.submitted_at is None
+    assert submission.ignored == ["submission_meta.json"] and "ignored-file" in problems(submission)
+
+
+def test_the_intake_gives_the_id_notes_and_time(tmp_path: Path):
+    from datetime import UTC, datetime
+
+    folder = student(tmp_path, {"myAltNimFunctions.py": GOOD}, "Doe Jane_12345_x")
+    when = datetime(2024, 3, 5, 23, 0, tzinfo=UTC)
+    submission = prepare(folder, PACK, tmp_path / "work", student="Jane Doe (12345)",
+                         notes=["graded the online text"], submitted_at=when)
+    assert (submission.id, submission.submitted_at) == ("Jane Doe (12345)", when)
+    assert [p.message for p in submission.problems if p.rule == "intake"] == [
+        "graded the online text"]

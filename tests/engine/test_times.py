@@ -40,3 +40,13 @@ def test_times_with_offsets_and_z_are_read(tmp_path: Path):
 def test_a_bad_times_file_names_its_line(tmp_path: Path, text: str, words: str):
     with pytest.raises(GraderError, match=words.replace("(", r"\(")):
         load_times(times_file(tmp_path, text))
+
+
+def test_each_time_remembers_its_line_and_a_name_no_submission_has_is_refused(tmp_path: Path):
+    path = times_file(tmp_path, "student,submitted_at\nalice,2015-03-05T23:10:00Z\n\n"
+                      "bob,2015-03-05T23:20:00Z\n")
+    times = load_times(path)
+    assert times.lines == {"alice": 2, "bob": 4}
+    times.check_known({"alice", "bob", "carol"})
+    with pytest.raises(GraderError, match="line 4: no submission is called 'bob'"):
+        times.check_known({"alice", "carol"})

@@ -202,9 +202,8 @@ def _marked(
         return mark(pack, submission, tests, stage.violations, errors, options)
     except Exception as exc:  # noqa: BLE001 - e.g. a submission time without a timezone
         result = broken(pack, submission.id, options,
-                        f"could not mark this submission (grader error): {exc!r}")
+                        f"could not mark this submission (grader error): {exc!r}", submission)
         result.tests, result.violations = tests, stage.violations
-        result.files = dict(submission.files)
         result.grader_errors += errors
         result.digest = grading_key(pack, submission, options)
         return result

@@ -18,9 +18,11 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
+from graders.errors import GraderError
 from graders.kit import record
 from graders.kit.collect import collect
 from graders.kit.readme import readme_text
+from graders.kit.scan import hidden_material, kit_texts, leaks
 from graders.kit.slicer import KIT
 from graders.kit.vendor import vendor
 from graders.packs import Pack
@@ -69,7 +71,7 @@ def _title(rule: str) -> str:
     return title_of(rule)
 
 
-def write_tree(pack: Pack, target: Path) -> Path:
+def write_tree(pack: Pack, target: Path) -> tuple[Path, dict[str, set[str]]]:
     """The unzipped kit in ``target/<id>-kit``, before answers are recorded."""
     kit = target / f"{pack.id}-kit"
     shutil.copytree(pack.templates_dir, kit, ignore=shutil.ignore_patterns(
@@ -104,7 +106,7 @@ def write_tree(pack: Pack, target: Path) -> Path:
     _write(kit / "requirements.txt", "\n".join(requirements(pack)) + "\n")
     _write(kit / "README.txt", readme_text(pack, sorted(
         name for names in found.public.values() for name in names)))
-    return kit
+    return kit, found.public
 
 
 def _write(path: Path, text: str) -> None:
@@ -116,7 +118,7 @@ def build_kit(pack: Pack, out: Path) -> Path:
     """Write ``out/<id>-kit.zip`` and return its path."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="kit-build-") as scratch:
-        kit = write_tree(pack, Path(scratch))
+        kit, public = write_tree(pack, Path(scratch))
         record.record(pack, kit)
         target = out / f"{pack.id}-kit.zip"
         partial = target.with_suffix(".zip.part")
@@ -124,5 +126,10 @@ def build_kit(pack: Pack, out: Path) -> Path:
             for path in sorted(kit.rglob("*")):
                 if path.is_file() and "__pycache__" not in path.parts:
                     archive.write(path, path.relative_to(kit.parent).as_posix())
+        found = leaks(kit_texts(partial), hidden_material(pack, public))
+        if found:
+            partial.unlink()
+            raise GraderError(f"the kit of {pack.id} would hold hidden material (not written):"
+                              "\n  " + "\n  ".join(found[:20]))
         partial.replace(target)
     return target

@@ -4,7 +4,7 @@
 import os
 from pathlib import Path
 
-from _precheck.main import KitSession, report
+from _precheck.main import KitSession, as_json, report
 
 KIT = Path(__file__).resolve().parent
 SESSION = []
@@ -24,4 +24,6 @@ def pytest_sessionfinish(session, exitstatus):
 def pytest_unconfigure(config):
     if SESSION:
         print("\n" + report(SESSION[0]), flush=True)
+        if os.environ.get("PRECHECK_JSON"):  # the same verdict as data, for tools and tests
+            Path(os.environ["PRECHECK_JSON"]).write_text(as_json(SESSION[0]), encoding="utf-8")
         SESSION.pop().close()

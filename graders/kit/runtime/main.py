@@ -8,6 +8,7 @@ the same session.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import tempfile
@@ -85,6 +86,8 @@ def report(session: KitSession) -> str:
     broken = {}
     for violation in session.violations:
         broken.setdefault(violation.rule, []).append(violation)
+    if not MANIFEST["rules"] and not broken:
+        lines.append("  (this assignment has no rule checks)")
     for rule in MANIFEST["rules"]:
         found = broken.pop(rule["name"], [])
         lines.append(_rule_line(rule, found))
@@ -105,6 +108,15 @@ def report(session: KitSession) -> str:
         lines.append(f"{len(failed)} public test(s) not passing, {len(session.violations)} rule "
                      "problem(s). Fix them before you upload.")
     return "\n".join(lines)
+
+
+def as_json(session: KitSession) -> str:
+    """Outcomes and violations as the instructor's results hold them."""
+    return json.dumps({
+        "passed": session.passed(),
+        "tests": [dataclasses.asdict(t) for t in session.outcomes()],
+        "violations": [dataclasses.asdict(v) for v in session.violations],
+    }, default=str)
 
 
 def _rule_line(rule: dict, found: list) -> list[str] | str:

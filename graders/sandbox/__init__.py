@@ -125,7 +125,11 @@ class Sandbox:
         """A fresh copy of ``workspace`` (and ``extra`` files) for one process, writable by
         ``uid`` only."""
         if self.isolation is Isolation.RLIMITS:
-            close_to_others(workspace)  # the sandbox reads its copy, never the original
+            # The sandbox reads its copy, never the original: the workspace and the folder
+            # holding the batch's workspaces (the reference's too) are closed to sandbox uids.
+            close_to_others(workspace)
+            if workspace.parent.resolve() != Path(tempfile.gettempdir()).resolve():
+                close_to_others(workspace.parent)
         target = Path(tempfile.mkdtemp(prefix="run-", dir=self.root))
         shutil.copytree(workspace, target, dirs_exist_ok=True, symlinks=True)
         for name, source in (extra or {}).items():

@@ -84,14 +84,16 @@ def install(harness_dir: str) -> None:
     Everything the hook uses is bound here, in its closure: module globals and builtins are
     looked up when used, and student code can rebind those (``builtins.type = ...``)."""
     harness = os.path.join(os.path.abspath(harness_dir), "")
-    stdlib = os.path.join(os.path.dirname(os.path.abspath(os.__file__)), "")
+    # The interpreter's own library folders (the standard library and the system's
+    # dist-packages), which no sandbox uid can write to.
+    stdlib = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(os.__file__))), "")
     ours = Path(__file__).resolve().as_posix()
     getframe, setprofile, getprofile = sys._getframe, sys.setprofile, sys.getprofile
     create_builtin, exec_builtin, real_signal = (
         _imp.create_builtin, _imp.exec_builtin, _signal.signal)
     ident, write, exit_now, read_file = threading.get_ident, os.write, os._exit, io.open
-    type_, callable_, len_, str_, frameless, refused = (
-        type, callable, len, str, _frameless, Refused)
+    type_, callable_, len_, str_, int_, frameless, refused = (
+        type, callable, len, str, int, _frameless, Refused)
     kill, frame_attributes, fresh, texts = (
         dict(KILL), FRAME_ATTRIBUTES, FRESH_MODULES, TEXT_TRACEBACKS)
     spec_type, signals, handlers, modules = (
@@ -209,11 +211,13 @@ def install(harness_dir: str) -> None:
 
     def install_handler(args: tuple) -> None:
         number, handler, box = args
-        if type_(number) is not int and type_(number) is not signals:
+        if type_(number) is not int_ and type_(number) is not signals:
             raise TypeError("signal number must be an int")
         if callable_(handler):
             handler = frameless(handler)
-        elif type_(handler) is not int and type_(handler) is not handlers:
+        elif type_(handler) is handlers:
+            handler = handler.value  # the C function takes SIG_IGN and SIG_DFL as plain ints
+        elif type_(handler) is not int_:
             raise TypeError("signal handler must be signal.SIG_IGN, signal.SIG_DFL, or a "
                             "callable object")
         box.append(real_signal(number, handler))
@@ -293,5 +297,5 @@ def _lock_modules() -> None:
     del sys.getprofile  # the profiler would lead to the watch's state
     _imp.create_builtin = _create_builtin
     _imp.exec_builtin = _exec_builtin
-    _signal.signal = signal.signal = _signal_wrapper
+    _signal.signal = _signal_wrapper  # signal.signal calls it, with enums made ints
     gc.set_debug = _refuse_debug

@@ -78,7 +78,7 @@ def write_tree(pack: Pack, target: Path) -> tuple[Path, dict[str, set[str]]]:
         "__pycache__", "precheck.py"))
     found = collect(pack)
     tests = {f"graders.packs.{pack.id}.{stem}": names for stem, names in found.public.items()}
-    vendored = vendor(tests)
+    vendored = vendor(tests, {rule.name for rule in pack.declaration.rules})
     for path, text in vendored.files.items():
         _write(kit / path, text)
     private = kit / KIT

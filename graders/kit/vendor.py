@@ -16,12 +16,14 @@ Three kinds of module:
 from __future__ import annotations
 
 import ast
+import re
 import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders import PACKAGE_DIR
 from graders.kit.slicer import ENGINE, KIT, rename_imports, slice_module
+from graders.rules import registry
 
 WHOLE = {
     "graders.errors", "graders.results", "graders.declaration", "graders.starter",
@@ -33,7 +35,7 @@ WHOLE_DATA = ["problems.toml", "rules/messages.toml"]
 PROVIDED = {"graders", "graders.sandbox", "graders.tools"}
 # Cut from engine modules the runtime needs, by name.
 ENGINE_SLICES = {
-    "graders.sandbox.isolation": {"Limits", "HARNESS_ROOT", "TOOLS_ROOT"},
+    "graders.sandbox.isolation": {"Limits", "HARNESS_ROOT", "TOOLS_ROOT", "SANDBOX_ROOT"},
     "graders.sandbox.process": {"describe_signal"},
 }
 RUNTIME_SLICES = {  # kit module <- (engine module, names)
@@ -121,16 +123,32 @@ class Resolver:
                 self.need(imported, _attributes(cut.text, imported.split(".")[-1]) or {"*"})
 
 
-def vendor(test_modules: dict[str, set[str]]) -> Vendored:
-    """The ``_precheck`` files for public tests ``{engine test module: test names}``."""
+def rule_modules(rules: set[str]) -> set[str]:
+    """File names of the rules package a kit needs: the registry, shared helpers and the
+    modules of ``rules`` (a rule the pack does not use may need a package it does not)."""
+    wanted = {registry()[name].__module__.rsplit(".", 1)[-1] for name in rules}
+    return {path.stem for path in (PACKAGE_DIR / "rules").glob("*.py")
+            if path.stem.startswith("_") or path.stem == "base" or path.stem in wanted}
+
+
+def vendor(test_modules: dict[str, set[str]], rules: set[str]) -> Vendored:
+    """The ``_precheck`` files for public tests ``{engine test module: test names}`` and the
+    pack's ``rules`` (every collection problem's rule, ``syntax-error``, is always there)."""
     resolver = Resolver()
     for module, names in test_modules.items():
         resolver.need(module, set(names))
     out = Vendored()
     for module in sorted(WHOLE):
         out.files[kit_path(module)] = rename_imports(source_of(module).read_text("utf-8"))
-    for path in sorted((PACKAGE_DIR / "rules").glob("*.py")):
-        out.files[f"{KIT}/rules/{path.name}"] = rename_imports(path.read_text("utf-8"))
+    stems = rule_modules(rules | {"syntax-error"})
+    while True:  # and the rule modules the engine's own modules import (main_block, ...)
+        for stem in sorted(stems):
+            path = PACKAGE_DIR / "rules" / f"{stem}.py"
+            out.files[f"{KIT}/rules/{path.name}"] = rename_imports(path.read_text("utf-8"))
+        more = set(re.findall(rf"{KIT}\.rules\.(\w+)", "\n".join(out.files.values()))) - stems
+        if not more:
+            break
+        stems |= more
     for name in WHOLE_DATA:
         out.files[f"{KIT}/{name}"] = (PACKAGE_DIR / name).read_text("utf-8")
     for module, names in ENGINE_SLICES.items():

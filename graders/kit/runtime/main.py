@@ -57,7 +57,8 @@ class KitSession:
     def __init__(self, folder: Path) -> None:
         self.scratch = Path(tempfile.mkdtemp(prefix="precheck-"))
         self.pack = load_pack()
-        source = _student_files(folder, self.scratch / "submission" / folder.name)
+        source = folder if folder.is_file() else _student_files(  # a .zip is read as it is
+            folder, self.scratch / "submission" / folder.name)
         self.submission = prepare(source, self.pack, self.scratch / "work")
         self.violations = run_rules(self.pack, self.submission)
         self.state = GradingState(self.pack, Sandbox(), [self.submission], True, None)

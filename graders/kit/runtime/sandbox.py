@@ -25,7 +25,7 @@ from typing import Any
 
 from _precheck.errors import GraderError, StudentCrash, StudentError
 from _precheck.sandbox.base import RunResult
-from _precheck.sandbox.isolation import HARNESS_ROOT, TOOLS_ROOT, Limits
+from _precheck.sandbox.isolation import HARNESS_ROOT, SANDBOX_ROOT, TOOLS_ROOT, Limits
 from _precheck.sandbox.worker_text import (
     MAX_TIMEOUTS,
     STARTUP_SECONDS,
@@ -87,6 +87,20 @@ def _scratch(workspace: Path, extra: dict[str, Path] | None = None) -> Path:
     return target
 
 
+def _as_in_sandbox(value: Any, scratch: Path) -> Any:
+    """Text naming the scratch copy as the instructor's sandbox names it (``/sandbox``), so
+    tracebacks and messages read exactly as in the instructor's report."""
+    if isinstance(value, str):
+        for form in {str(scratch), str(scratch.resolve())}:
+            value = value.replace(form + os.sep, SANDBOX_ROOT + "/").replace(form, SANDBOX_ROOT)
+        return value
+    if isinstance(value, list):
+        return [_as_in_sandbox(item, scratch) for item in value]
+    if isinstance(value, dict):
+        return {key: _as_in_sandbox(item, scratch) for key, item in value.items()}
+    return value
+
+
 def _kill(process: subprocess.Popen) -> None:
     if process.poll() is not None:
         return
@@ -132,8 +146,8 @@ class Sandbox:
         cap = limits.output_bytes
         return RunResult(
             argv=list(command),
-            stdout=out[:cap].decode("utf-8", "replace"),
-            stderr=err[:cap].decode("utf-8", "replace"),
+            stdout=_as_in_sandbox(out[:cap].decode("utf-8", "replace"), scratch),
+            stderr=_as_in_sandbox(err[:cap].decode("utf-8", "replace"), scratch),
             exit_code=None if timed_out else process.returncode,
             timed_out=timed_out,
             output_truncated=len(out) > cap or len(err) > cap,
@@ -258,6 +272,8 @@ class Worker:
             self._crashed(op)
         problem = "bytes that are not an answer" if response.get("garbled") else \
             _malformed(response, request_id)
+        if not problem:
+            response = _as_in_sandbox(response, self.scratch)
         if problem:
             self.close()
             raise StudentCrash(
@@ -276,7 +292,8 @@ class Worker:
             except subprocess.TimeoutExpired:
                 _kill(process)
                 status = process.returncode
-        tail = b"".join(self.errors).decode("utf-8", "replace")[-1500:]
+        tail = _as_in_sandbox(b"".join(self.errors).decode("utf-8", "replace")[-1500:],
+                              self.scratch) if self.scratch else ""
         self.close()
         raise StudentCrash(
             f"`{op}`: {_describe_exit(status, self.limits, False, tail)}",

@@ -1,0 +1,56 @@
+"""Kits built once per session, and a wheelhouse of their public packages."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from graders.kit.builder import build_kit
+from graders.packs import get_pack
+
+PACKS = ["altnim", "game_of_nim", "pnt", "stonehenge", "tippy"]
+_BUILT: dict[str, Path] = {}
+
+
+@pytest.fixture(scope="session")
+def kit_zip(tmp_path_factory: pytest.TempPathFactory):
+    """``kit_zip(pack_id) -> Path``: the pack's kit, built once per session."""
+
+    def build(pack_id: str) -> Path:
+        if pack_id not in _BUILT:
+            _BUILT[pack_id] = build_kit(get_pack(pack_id), tmp_path_factory.mktemp("kits"))
+        return _BUILT[pack_id]
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory, kit_zip):
+    """``wheelhouse(pack_id) -> Path``: one folder of wheels for the kits' requirements,
+    each downloaded once per session with pip (from the package index)."""
+    folder = tmp_path_factory.mktemp("wheelhouse")
+
+    def wheels(pack_id: str) -> Path:
+        with zipfile.ZipFile(kit_zip(pack_id)) as archive:
+            wanted = archive.read(f"{pack_id}-kit/requirements.txt").decode().split()
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:",
+                        "-d", str(folder), *wanted], check=True, timeout=600,
+                       capture_output=True)
+        return folder
+
+    return wheels
+
+
+def fresh_venv(folder: Path, requirements: Path, wheelhouse: Path) -> Path:
+    """A new virtual environment holding only ``requirements`` (and pip); its python."""
+    venv.EnvBuilder(with_pip=True, clear=True).create(folder)
+    python = folder / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-index", "--find-links",
+                    str(wheelhouse), "-r", str(requirements)], check=True, timeout=600,
+                   capture_output=True)
+    return python

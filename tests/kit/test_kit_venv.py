@@ -1,0 +1,100 @@
+"""Done-when of issue 14, per pack: the kit, unzipped into an empty folder and run in a fresh
+virtual environment holding only its requirements.txt, passes the reference, and gives each
+sample submission the instructor's verdict and messages on the public part, within 60 s."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from graders.batch import BatchRequest, grade_batch
+from graders.packs import get_pack
+from graders.selfcheck import sample_sources
+from graders.submissions import student_id
+from tests.kit.conftest import PACKS, fresh_venv
+
+SECONDS = 60
+
+
+def run_precheck(python: Path, kit: Path, source: Path, out: Path,
+                 into_kit: bool) -> tuple[int, str, float, dict]:
+    """The kit's pre-check on ``source``: its files copied into the kit as a student would
+    (``into_kit``), else named on the command line (a folder or a .zip). Exit status, what
+    it printed, seconds, and its verdict as data."""
+    student = out / "student"
+    shutil.copytree(kit, student)
+    argv = [str(python), "precheck.py"]
+    if into_kit:
+        for path in source.iterdir():
+            shutil.copyfile(path, student / path.name)
+    else:
+        argv.append(str(source))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["PRECHECK_JSON"] = str(out / "verdict.json")
+    started = time.monotonic()
+    done = subprocess.run(argv, cwd=student, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    seconds = time.monotonic() - started
+    verdict = json.loads((out / "verdict.json").read_text()) if (out / "verdict.json").is_file() \
+        else {}
+    return done.returncode, done.stdout + done.stderr, seconds, verdict
+
+
+def instructor(pack_id: str, sources: list[Path]):
+    """The instructor's own pre-check verdicts (`grade check`): public tests and rules."""
+    outcome = grade_batch(BatchRequest(pack=get_pack(pack_id), sources=sources,
+                                       public_only=True, write_index=False))
+    return {result.student: result for result in outcome.results}
+
+
+def _tests(items) -> list[tuple[str, str, str, str]]:
+    return sorted((t["name"], t["case"], t["outcome"], t["message"]) for t in items)
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
+        pack_id, kit_zip, wheelhouse, tmp_path):
+    pack = get_pack(pack_id)
+    with zipfile.ZipFile(kit_zip(pack_id)) as archive:
+        archive.extractall(tmp_path / "unzipped")
+    kit = tmp_path / "unzipped" / f"{pack_id}-kit"
+    python = fresh_venv(tmp_path / "venv", kit / "requirements.txt", wheelhouse(pack_id))
+    harness = subprocess.run([str(python), "-c", "import graders"], cwd=tmp_path,
+                             capture_output=True, text=True, check=False)
+    assert harness.returncode != 0 and "No module named 'graders'" in harness.stderr
+
+    samples = sample_sources(pack)
+    sources = [pack.reference_dir, *samples]
+    expected = instructor(pack_id, sources)
+
+    def check(index_source):
+        index, source = index_source
+        place = tmp_path / f"run{index}"
+        place.mkdir()
+        return source, run_precheck(python, kit, source, place, index == 0)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(check, enumerate(sources)))
+    for source, (code, printed, seconds, verdict) in runs:
+        want = expected[student_id(source)]
+        assert verdict, f"{source.name}: no verdict\n{printed[-3000:]}"
+        assert seconds < SECONDS, f"{source.name}: {seconds:.1f} s"
+        public = [dict(name=t.name, case=t.case, outcome=t.outcome, message=t.message)
+                  for t in want.tests if t.public]
+        assert _tests(verdict["tests"]) == _tests(public), source.name
+        got_rules = sorted((v["rule"], v["file"], v["line"], v["message"])
+                           for v in verdict["violations"])
+        assert got_rules == sorted((v.rule, v.file, v.line, v.message)
+                                   for v in want.violations), source.name
+        fails = any(t.outcome != "passed" for t in want.tests) or bool(want.violations)
+        assert code == (1 if fails else 0), f"{source.name}:\n{printed[-3000:]}"
+        if source == pack.reference_dir:
+            assert code == 0 and "All public tests pass" in printed, printed[-3000:]

@@ -22,6 +22,7 @@ from graders.sandbox.isolation import (
     Limits,
     build_launch,
     close_hidden_trees,
+    close_temp_work,
     close_to_others,
     detect_isolation,
     prepare_workdir,
@@ -83,6 +84,7 @@ class Sandbox:
         self.root.chmod(0o711)
         if self.isolation is Isolation.RLIMITS:
             close_hidden_trees()
+            close_temp_work()  # what earlier runs (even killed ones) left in the temp folder
         self._harness: dict[Path, Path] = {}
 
     def close(self) -> None:

@@ -207,6 +207,29 @@ def close_hidden_trees(root: Path | None = None) -> list[Path]:
     return closed
 
 
+def close_temp_work(temp: Path | None = None) -> None:
+    """Close grading folders other runs left in the temp folder (as root): workspace roots
+    (``grade-work-*``) lose every permission for others, sandbox roots (``grader-sandbox-*``)
+    keep only the right to pass through, which their live sandboxes need."""
+    if os.geteuid() != 0:
+        return
+    try:
+        entries = list(os.scandir(temp or tempfile.gettempdir()))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if info.st_uid != 0 or not entry.is_dir(follow_symlinks=False):
+            continue
+        if entry.name.startswith("grade-work-"):
+            close_to_others(Path(entry.path))
+        elif entry.name.startswith("grader-sandbox-") and info.st_mode & 0o006:
+            os.chmod(entry.path, info.st_mode & ~0o006)
+
+
 def prepare_workdir(workdir: Path, uid: int) -> None:
     """Let the sandbox uid write its scratch copy (and nothing else)."""
     if os.geteuid() != 0:

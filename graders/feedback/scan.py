@@ -4,9 +4,10 @@ Hidden material is every line of the pack's golden files and hidden inputs
 (``fixtures/<id>/golden``, ``fixtures/<id>/inputs``), and of what hidden tests said on a
 student's result: their expected values and inputs (details keys such as ``expected``,
 ``left``, ``input``), their messages (less what quotes the student's own output or
-traceback, which is theirs), and their case parameters. A line also found in public material
-(the starter kit, the student's own files, what visible tests showed) is not secret. Short
-lines are skipped: they are too common (``True``, ``0``) to tell anything.
+traceback, which is theirs), and their case parameters. A line also found in, or quoted by,
+public material (the starter kit, the student's own files, what visible tests showed,
+criteria, notes and rule messages) is not secret. Short lines are skipped: they are too
+common (``True``, ``0``) to tell anything.
 """
 
 from __future__ import annotations
@@ -88,8 +89,26 @@ def secrets_of(pack: Pack, result: SubmissionResult, now: datetime | None = None
         else:
             hidden |= _hidden_lines(test)
             cases.add(test.case)
+    public |= _shown_by_design(pack, result)
+    known = "\n".join(public)  # a secret quoted inside public text is not secret
     found = {line for line in hidden - public if len(line) >= MIN_LENGTH}
-    return found | {case for case in cases - public if len(case) >= MIN_CASE}
+    found |= {case for case in cases - public if len(case) >= MIN_CASE}
+    return {secret for secret in found if secret not in known}
+
+
+def _shown_by_design(pack: Pack, result: SubmissionResult) -> set[str]:
+    """What the page shows on purpose: criteria, notes, deductions, rule messages."""
+    shown: set[str] = set()
+    for criterion in pack.declaration.criteria:
+        shown |= _lines(criterion.title) | _lines(criterion.handout)
+    for mark in result.criteria:
+        shown |= _lines(mark.title) | {" ".join(note.split()) for note in mark.notes}
+    for deduction in result.deductions:
+        shown |= _lines(deduction.reason)
+    for violation in result.violations:
+        shown |= _lines(violation.message) | _lines(violation.fix or "")
+        shown |= _lines(violation.source_line or "")
+    return shown
 
 
 def page_text(path: Path) -> str:

@@ -11,10 +11,10 @@ public tests and the engine code they need, generated from the engine by
 from __future__ import annotations
 
 import json
-from fnmatch import fnmatch
 import shutil
 import tempfile
 import zipfile
+from fnmatch import fnmatch
 from importlib import metadata
 from pathlib import Path
 

@@ -16,8 +16,8 @@ Three kinds of module:
 from __future__ import annotations
 
 import ast
-import re
 import importlib.util
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 

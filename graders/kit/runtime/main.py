@@ -15,7 +15,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from _precheck import PACKAGE_DIR, fixtures
 from _precheck.checks import run_rules
 from _precheck.declaration import Declaration

@@ -2,7 +2,8 @@
 
 It runs the assignment's rule checks and public tests on the files in this folder, with the
 same verdict, messages and points the instructor's grader gives for those parts
-(`python3 precheck.py FOLDER` checks the files in another folder). See README.txt. Exit status 0: everything public passes; 1: something to fix.
+(`python3 precheck.py FOLDER` checks the files in another folder). See README.txt.
+Exit status 0: everything public passes; 1: something to fix.
 """
 
 import os

@@ -9,6 +9,7 @@ and ``RunResult`` are the engine's own, copied into ``base`` and ``worker_text``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -215,11 +216,8 @@ class Worker:
 
     def close(self) -> None:
         if self.process is not None:
-            for pipe in (self.process.stdin,):
-                try:
-                    pipe.close()
-                except OSError:
-                    pass
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
             _kill(self.process)
             self.process = None
         if self.scratch is not None:

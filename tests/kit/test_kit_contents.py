@@ -1,0 +1,58 @@
+"""What a kit holds: nothing hidden (a scan of every built kit), the starter kit as students
+get it, public requirements only; and the wheel never ships a pack."""
+
+from __future__ import annotations
+
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+from setuptools import find_packages
+
+from graders.kit.collect import collect
+from graders.kit.scan import hidden_material, kit_texts, leaks
+from graders.packs import get_pack
+from tests.kit.conftest import PACKS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_no_hidden_material_in_the_kit(pack_id, kit_zip):
+    pack = get_pack(pack_id)
+    kit = kit_texts(kit_zip(pack_id))
+    hidden = hidden_material(pack, collect(pack).public)
+    assert hidden.lines and hidden.names  # every pack has hidden tests and hidden lines
+    assert leaks(kit, hidden) == []
+    # The scan sees what it must: a hidden golden file, a reference line, a hidden test.
+    secret = next(iter(hidden.texts.values()))
+    reference = next(p for p in sorted(pack.reference_dir.iterdir()) if p.suffix == ".py")
+    line = next(s for s in hidden.lines if hidden.lines[s] == str(reference))
+    planted = dict(kit, **{"x/a.txt": secret, "x/b.py": f"    {line}\n",
+                           "x/c.py": f"def {next(iter(hidden.names))}(student):\n"})
+    found = leaks(planted, hidden)
+    assert {f.split(" ")[0] for f in found} == {"x/a.txt", "x/b.py", "x/c.py"}
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_the_kit_holds_the_starter_kit_and_public_requirements(pack_id, kit_zip):
+    pack = get_pack(pack_id)
+    with zipfile.ZipFile(kit_zip(pack_id)) as archive:
+        names = set(archive.namelist())
+        requirements = archive.read(f"{pack_id}-kit/requirements.txt").decode().split()
+        readme = archive.read(f"{pack_id}-kit/README.txt").decode()
+        for path in pack.templates_dir.iterdir():
+            assert archive.read(f"{pack_id}-kit/{path.name}") == path.read_bytes()
+    assert {f"{pack_id}-kit/{n}" for n in ("precheck.py", "conftest.py", "pytest.ini")} <= names
+    assert all("==" in r and not r.startswith("graders") for r in requirements)
+    assert "python3 precheck.py" in readme or "precheck.py" in readme
+    assert "What it cannot see" in readme
+
+
+def test_the_wheel_ships_the_engine_but_no_pack():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    find = config["tool"]["setuptools"]["packages"]["find"]
+    found = find_packages(str(ROOT), include=find["include"], exclude=find.get("exclude", ()))
+    assert "graders.packs" in found and "graders.kit" in found
+    assert not [name for name in found if name.startswith("graders.packs.")]

@@ -38,7 +38,7 @@ from graders.packs import PACKS_DIR, Pack, get_pack
 from graders.plugin import GradingPlugin, GradingState
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Isolation, Sandbox
-from graders.submissions import Submission, prepare, student_id
+from graders.submissions import Submission, materialize, prepare, student_id
 
 SHARE_SIZE = 10  # students per pytest session: what a stopped run can lose, per worker
 STOP_SECONDS = 10.0
@@ -104,13 +104,10 @@ def _grade_share(
 
 
 def _prepared(pack: Pack, item: Path | Submission, folder: Path) -> Submission:
-    """The submission, prepared here only when its workspace is not on this machine."""
+    """The submission, its workspace rebuilt from its collected files when it is not on this
+    machine (id, time and intake notes stay as the parent collected them)."""
     if isinstance(item, Submission):
-        if item.workspace.is_dir():
-            return item
-        submission = prepare(item.source, pack, folder)
-        submission.id = item.id
-        return submission
+        return item if item.workspace.is_dir() else materialize(item, pack, folder)
     return prepare(item, pack, folder)
 
 

@@ -20,7 +20,7 @@ import json
 import shutil
 import tempfile
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
@@ -33,7 +33,14 @@ from graders.intake.people import missing_id, settle
 from graders.intake.plain import single
 from graders.intake.roster import Person, Roster
 from graders.packs import PACKS_DIR, Pack
-from graders.parallel import GradeOptions, broken, grading_key, run_shares, shares_of
+from graders.parallel import (
+    GradeOptions,
+    ShareResults,
+    broken,
+    grading_key,
+    run_shares,
+    shares_of,
+)
 from graders.report import ReportWriter
 from graders.results import SubmissionResult, ViolationRecord, write_atomic
 from graders.sandbox import Isolation
@@ -58,6 +65,7 @@ class BatchRequest:
     isolation: Isolation | None = None  # RLIMITS here is the only way to grade without bwrap
     progress: Progress | None = None
     jobs: int = 1
+    cluster: str | None = None  # `local:N` or a Dask scheduler address: grade there
     write_index: bool = True
     roster: Roster | None = None  # --roster: names, e-mails; its people with no submission
     times: Mapping[str, datetime] | None = None  # --times (wins over the export's times)
@@ -113,7 +121,7 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
     feedback = (FeedbackWriter(request.out_dir / "feedback", pack, request.due)
                 if request.out_dir and not request.public_only else None)
     work_root = Path(tempfile.mkdtemp(prefix="grade-work-"))
-    work_root.chmod(0o755)
+    work_root.chmod(0o700)  # the sandboxes get scratch copies, never this folder
     try:
         outcome = _grade(request, options, writer, work_root, settled.found, feedback)
     finally:
@@ -180,7 +188,7 @@ def _grade(
             emit(cached, write=False)
             continue
         pending.append(submission)
-    routes = run_shares(request.pack.id, shares_of(pending, request.jobs), options, request.jobs)
+    routes = _routes(request, pending, options)
     with contextlib.closing(routes):
         for share, results in routes:
             returned = {r.student: r for r in results} if isinstance(results, list) else {}
@@ -276,6 +284,24 @@ def _write_intake(request: BatchRequest, missing: list[Person], outcome: BatchOu
         "submissions": sum(r.status != "missing" for r in outcome.results),
     }
     write_atomic(request.out_dir / "intake.json", json.dumps(summary, indent=1))
+
+
+def _routes(
+    request: BatchRequest, pending: list[Submission], options: GradeOptions
+) -> Generator[tuple[list[Submission], ShareResults], None, None]:
+    """The shares with their results, from this machine's pool or from a Dask cluster."""
+    if request.cluster is None:
+        yield from run_shares(request.pack.id, shares_of(pending, request.jobs), options,
+                              request.jobs)
+        return
+    from graders.cluster import close_client, open_client, run_on_cluster
+
+    client = open_client(request.cluster)
+    try:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        yield from run_on_cluster(client, request.pack.id, shares_of(pending, workers), options)
+    finally:
+        close_client(client)
 
 
 def _describe(results: object) -> str:

@@ -75,6 +75,9 @@ def default_jobs() -> int:
     show_default=f"the number of CPUs, at most {MAX_JOBS}",
     help="Grading processes to run at once.",
 )
+@click.option("--cluster", metavar="local:N|tcp://HOST:8786",
+              help="Grade on a Dask cluster: N local worker processes, or a scheduler's "
+              "address (see README, Grading on a cluster).")
 @click.option("--layout", type=click.Choice(sorted(layouts())),
               help="How the submissions are laid out (see `grade layouts`); detected if omitted.")
 @click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -93,6 +96,7 @@ def run_command(
     due: datetime | None,
     isolation: str | None,
     jobs: int | None,
+    cluster: str | None,
     layout: str | None,
     roster: Path | None,
     times: Path | None,
@@ -117,7 +121,7 @@ def run_command(
             request = BatchRequest(
                 pack=pack, sources=intake.found, out_dir=target,
                 fresh=fresh, due=due, isolation=Isolation(isolation) if isolation else None,
-                jobs=jobs or default_jobs(), roster=people,
+                jobs=jobs or default_jobs(), cluster=cluster, roster=people,
                 times=dict(instructor_times) if instructor_times is not None else None,
                 zone=zone, layout=intake.layout, intake_notes=intake.notes,
             )

@@ -42,7 +42,7 @@ def open_client(spec: str) -> Client:
             raise GraderError(f"--cluster {spec!r}: `local:N` takes N from 1 to 256")
         cluster = LocalCluster(
             n_workers=int(count), threads_per_worker=1, processes=True,
-            dashboard_address=None, silence_logs=40,
+            dashboard_address=":0", silence_logs=40,
         )
         return Client(cluster)
     try:

@@ -81,3 +81,27 @@ def test_a_worker_with_another_harness_refuses(tmp_path: Path):
 def test_a_bad_cluster_spec_is_named():
     with pytest.raises(GraderError, match="local:N"):
         open_client("local:zero")
+
+
+def test_grade_through_the_cluster_writes_the_same_reports(tmp_path: Path):
+    import json
+    import shutil
+
+    from graders.batch import BatchRequest, grade_batch
+
+    batch = tmp_path / "class"
+    for name in SAMPLES:
+        shutil.copytree(PACK.fixtures_dir / "submissions" / name, batch / name)
+    sources = sorted(batch.iterdir())
+    for route, cluster in (("local", None), ("dask", "local:2")):
+        grade_batch(BatchRequest(pack=PACK, sources=sources, out_dir=tmp_path / route,
+                                 fresh=True, cluster=cluster))
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    assert (local / "marks.csv").read_bytes() == (dask / "marks.csv").read_bytes()
+    for page in (local / "students").glob("*.json"):
+        mine, theirs = (json.loads(p.read_text()) for p in (page, dask / "students" / page.name))
+        for data in (mine, theirs):
+            data.pop("graded_at"), data.pop("seconds")
+            for test in data["tests"]:
+                test.pop("seconds")
+        assert mine == theirs, page.name

@@ -23,16 +23,18 @@ def test_no_hidden_material_in_the_kit(pack_id, kit_zip):
     pack = get_pack(pack_id)
     kit = kit_texts(kit_zip(pack_id))
     hidden = hidden_material(pack, collect(pack).public)
-    assert hidden.lines and hidden.names  # every pack has hidden tests and hidden lines
+    assert hidden.texts and hidden.lines  # every pack has hidden files and hidden lines
     assert leaks(kit, hidden) == []
-    # The scan sees what it must: a hidden golden file, a reference line, a hidden test.
+    # The scan sees what it must: a hidden golden file, a reference line, a hidden test
+    # (pnt's hidden tests are hidden parameter cases, read from hidden inputs: no names).
     secret = next(iter(hidden.texts.values()))
     reference = next(p for p in sorted(pack.reference_dir.iterdir()) if p.suffix == ".py")
     line = next(s for s in hidden.lines if hidden.lines[s] == str(reference))
-    planted = dict(kit, **{"x/a.txt": secret, "x/b.py": f"    {line}\n",
-                           "x/c.py": f"def {next(iter(hidden.names))}(student):\n"})
+    planted = dict(kit, **{"x/a.txt": secret, "x/b.py": f"    {line}\n"})
+    if hidden.names:
+        planted["x/c.py"] = f"def {next(iter(hidden.names))}(student):\n"
     found = leaks(planted, hidden)
-    assert {f.split(" ")[0] for f in found} == {"x/a.txt", "x/b.py", "x/c.py"}
+    assert {f.split(" ")[0] for f in found} == {name for name in planted if name.startswith("x/")}
 
 
 @pytest.mark.parametrize("pack_id", PACKS)

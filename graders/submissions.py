@@ -12,7 +12,6 @@ import json
 import re
 import shutil
 import zipfile
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -20,15 +19,11 @@ from pathlib import Path, PurePosixPath
 
 from graders.errors import GraderError
 from graders.extras import collect_extras, find_program, submission_root
+from graders.handin import IGNORED_PARTS, clean_text, read_files
 from graders.packs import Pack
 from graders.rules.base import Violation
 
-IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vscode"}
 META_FILE = "submission_meta.json"
-MAX_ZIP_ENTRIES = 500
-MAX_ZIP_BYTES = 20 * 1024 * 1024
-MAX_FILE_BYTES = 2 * 1024 * 1024
-SEARCH_DEPTH = 4
 
 
 @dataclass
@@ -70,16 +65,6 @@ def slugify(name: str) -> str:
     cleaned = re.sub(r"[^a-z0-9._-]+", "_", name.lower()).strip("._-")[:60].rstrip("._-")
     digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:10]
     return f"{cleaned or 'submission'}-{digest}"
-
-
-def clean_text(text: str) -> str:
-    """``text`` made safe to write out as UTF-8. A file name whose bytes are not UTF-8 comes
-    from the file system with lone surrogates (which would crash every report); those bytes
-    are shown as ``\\xff`` instead, so two different names stay different."""
-    try:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def find_submissions(path: Path) -> list[Path]:
@@ -166,7 +151,7 @@ def prepare(
         submitted_at=submitted_at,
     )
     submission.problems += [Violation(rule="intake", file="", message=note) for note in notes]
-    raw = _read_files(source, submission)
+    raw = read_files(source, submission.problems)
     spec = pack.declaration.submission
     picked: dict[str, str] = {}  # graded name -> path handed in
     for name in pack.submitted_files:
@@ -221,89 +206,6 @@ def _kit_files(pack: Pack) -> list[str]:
 
 def _is_noise(name: str) -> bool:
     return PurePosixPath(name).suffix.lower() in {".pyc", ".pyo"} or name.endswith("~")
-
-
-def _read_files(source: Path, submission: Submission) -> dict[str, bytes]:
-    if source.is_dir():
-        return _read_folder(source, submission)
-    if source.suffix.lower() == ".zip":
-        return _read_zip(source, submission)
-    return {source.name: _head(source)}
-
-
-def _head(path: Path) -> bytes:
-    """At most ``MAX_FILE_BYTES`` of ``path``: a 10 GB file is never read whole."""
-    with path.open("rb") as handle:
-        return handle.read(MAX_FILE_BYTES)
-
-
-def _read_folder(folder: Path, submission: Submission) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
-    for path in sorted(folder.rglob("*")):
-        relative = path.relative_to(folder)
-        if IGNORED_PARTS & set(relative.parts) or len(relative.parts) > SEARCH_DEPTH:
-            continue
-        if path.is_symlink():
-            submission.problems.append(
-                _problem("symlink", clean_text(str(relative)), "is a symbolic link; it was ignored")
-            )
-            continue
-        if path.is_file():
-            files[clean_text(relative.as_posix())] = _head(path)
-    return files
-
-
-def _read_zip(path: Path, submission: Submission) -> dict[str, bytes]:
-    try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
-        submission.problems.append(_problem("zip", path.name, f"could not be opened: {exc}"))
-        return {}
-    files: dict[str, bytes] = {}
-    total = 0
-    with archive:
-        entries = [info for info in archive.infolist() if not info.is_dir()]
-        if len(entries) > MAX_ZIP_ENTRIES:
-            submission.problems.append(_problem("zip", path.name, "has too many files"))
-            entries = entries[:MAX_ZIP_ENTRIES]
-        for info in entries:
-            name = PurePosixPath(info.filename.replace("\\", "/"))
-            if name.is_absolute() or ".." in name.parts:
-                submission.problems.append(
-                    _problem(
-                        "zip", info.filename, "has an unsafe path (absolute or ../); it was ignored"
-                    )
-                )
-                continue
-            if IGNORED_PARTS & set(name.parts):
-                continue
-            if (info.external_attr >> 16) & 0o170000 == 0o120000:
-                submission.problems.append(
-                    _problem("symlink", info.filename, "is a symbolic link; it was ignored")
-                )
-                continue
-            if total + info.file_size > MAX_ZIP_BYTES:
-                submission.problems.append(_problem("zip", path.name, "unpacks to too much data"))
-                break
-            try:  # sizes in the headers may lie: never decompress more than one file's cap
-                with archive.open(info) as member:
-                    data = member.read(MAX_FILE_BYTES + 1)
-            except (
-                zipfile.BadZipFile,
-                zlib.error,
-                EOFError,
-                OSError,
-                RuntimeError,
-                NotImplementedError,
-                ValueError,
-            ) as exc:  # damaged, encrypted, unsupported
-                submission.problems.append(
-                    _problem("zip", info.filename, f"could not be unpacked ({exc}); it was ignored")
-                )
-                continue
-            total += len(data)
-            files[name.as_posix()] = data[:MAX_FILE_BYTES]
-    return files
 
 
 def _pick(

@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
-from graders.submissions import IGNORED_PARTS, MAX_FILE_BYTES
+from graders.handin import IGNORED_PARTS, MAX_FILE_BYTES
 
 CLASS_MAX_ENTRIES = 50_000  # a class zip: a thousand students with a few dozen files each
 CLASS_MAX_BYTES = 1024 * 1024 * 1024

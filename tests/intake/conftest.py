@@ -35,8 +35,12 @@ def graded_export(tmp_path_factory: pytest.TempPathFactory):
             with pytest.MonkeyPatch.context() as patch:
                 from graders import console
 
+                from rich.console import Console
+
                 handle = capture.open("w", encoding="utf-8")
-                patch.setattr(console.console, "file", handle)
+                # a new Console, not its `file`: undoing a patched `file` would pin the
+                # console to this test's captured stream for every later test
+                patch.setattr(console, "console", Console(file=handle, highlight=False))
                 code = main(args)
                 handle.close()
             _GRADED[layout] = (code, out, expected, capture.read_text(encoding="utf-8"))

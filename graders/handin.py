@@ -1,0 +1,119 @@
+"""Reading what a student handed in, safely: a folder, a zip or a single file.
+
+Nothing is run or extracted to disk. Zips are read member by member with caps on entries,
+total size and each file's size (headers may lie: no member is decompressed past its cap);
+absolute paths, ``../`` and symbolic links are refused and reported, never followed.
+"""
+
+from __future__ import annotations
+
+import zipfile
+import zlib
+from pathlib import Path, PurePosixPath
+
+from graders.rules.base import Violation
+
+IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vscode"}
+MAX_ZIP_ENTRIES = 500
+MAX_ZIP_BYTES = 20 * 1024 * 1024
+MAX_FILE_BYTES = 2 * 1024 * 1024
+SEARCH_DEPTH = 4
+
+
+def clean_text(text: str) -> str:
+    """``text`` made safe to write out as UTF-8. A file name whose bytes are not UTF-8 comes
+    from the file system with lone surrogates (which would crash every report); those bytes
+    are shown as ``\\xff`` instead, so two different names stay different."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def read_files(source: Path, problems: list[Violation]) -> dict[str, bytes]:
+    """Every file of a hand-in (a folder, a zip or one file) by relative POSIX path, at most
+    ``MAX_FILE_BYTES`` each; what is refused is added to ``problems``."""
+    if source.is_dir():
+        return _read_folder(source, problems)
+    if source.suffix.lower() == ".zip":
+        return _read_zip(source, problems)
+    return {source.name: _head(source)}
+
+
+def _head(path: Path) -> bytes:
+    """At most ``MAX_FILE_BYTES`` of ``path``: a 10 GB file is never read whole."""
+    with path.open("rb") as handle:
+        return handle.read(MAX_FILE_BYTES)
+
+
+def _read_folder(folder: Path, problems: list[Violation]) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if IGNORED_PARTS & set(relative.parts) or len(relative.parts) > SEARCH_DEPTH:
+            continue
+        if path.is_symlink():
+            problems.append(
+                _problem("symlink", clean_text(str(relative)), "is a symbolic link; it was ignored")
+            )
+            continue
+        if path.is_file():
+            files[clean_text(relative.as_posix())] = _head(path)
+    return files
+
+
+def _read_zip(path: Path, problems: list[Violation]) -> dict[str, bytes]:
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
+        problems.append(_problem("zip", path.name, f"could not be opened: {exc}"))
+        return {}
+    files: dict[str, bytes] = {}
+    total = 0
+    with archive:
+        entries = [info for info in archive.infolist() if not info.is_dir()]
+        if len(entries) > MAX_ZIP_ENTRIES:
+            problems.append(_problem("zip", path.name, "has too many files"))
+            entries = entries[:MAX_ZIP_ENTRIES]
+        for info in entries:
+            name = PurePosixPath(info.filename.replace("\\", "/"))
+            if name.is_absolute() or ".." in name.parts:
+                problems.append(
+                    _problem(
+                        "zip", info.filename, "has an unsafe path (absolute or ../); it was ignored"
+                    )
+                )
+                continue
+            if IGNORED_PARTS & set(name.parts):
+                continue
+            if (info.external_attr >> 16) & 0o170000 == 0o120000:
+                problems.append(
+                    _problem("symlink", info.filename, "is a symbolic link; it was ignored")
+                )
+                continue
+            if total + info.file_size > MAX_ZIP_BYTES:
+                problems.append(_problem("zip", path.name, "unpacks to too much data"))
+                break
+            try:  # sizes in the headers may lie: never decompress more than one file's cap
+                with archive.open(info) as member:
+                    data = member.read(MAX_FILE_BYTES + 1)
+            except (
+                zipfile.BadZipFile,
+                zlib.error,
+                EOFError,
+                OSError,
+                RuntimeError,
+                NotImplementedError,
+                ValueError,
+            ) as exc:  # damaged, encrypted, unsupported
+                problems.append(
+                    _problem("zip", info.filename, f"could not be unpacked ({exc}); it was ignored")
+                )
+                continue
+            total += len(data)
+            files[name.as_posix()] = data[:MAX_FILE_BYTES]
+    return files
+
+
+def _problem(kind: str, file: str, what: str) -> Violation:
+    return Violation(rule=kind, file=file, message=f"`{file}` {what}.")

@@ -33,9 +33,9 @@ def graded_export(tmp_path_factory: pytest.TempPathFactory):
                 args += ["--roster", str(expected.roster)]
             capture = folder / "console.txt"
             with pytest.MonkeyPatch.context() as patch:
-                from graders import console
-
                 from rich.console import Console
+
+                from graders import console
 
                 handle = capture.open("w", encoding="utf-8")
                 # a new Console, not its `file`: undoing a patched `file` would pin the

@@ -27,7 +27,8 @@ from graders.rules import registry
 
 WHOLE = {
     "graders.errors", "graders.results", "graders.declaration", "graders.starter",
-    "graders.checks", "graders.extras", "graders.submissions", "graders.testing",
+    "graders.checks", "graders.extras", "graders.handin", "graders.submissions",
+    "graders.testing",
     "graders.plugin", "graders.fixtures", "graders.packs",
 }
 WHOLE_DATA = ["problems.toml", "rules/messages.toml"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -55,8 +56,23 @@ def instructor(pack_id: str, sources: list[Path]):
     return {result.student: result for result in outcome.results}
 
 
+# Which limit stops a looping program first (the wall clock or the CPU limit, one second
+# apart) depends on the machine's load, in the instructor's own runs too: the verdict is the
+# same, so the comparison reads both wordings as one, once per program.
+STOPPED = re.compile(
+    r"^(`[^`]+`) (?:did not finish within [\d.]+ s|used more than [\d.]+ s of CPU) "
+    r"and was stopped.*$", re.M)
+
+
+def _same_wording(message: str) -> str:
+    lines = STOPPED.sub(r"\1 was stopped at its time limit", message).splitlines()
+    return "\n".join(line for i, line in enumerate(lines) if line not in lines[:i]
+                     or "stopped at its time limit" not in line)
+
+
 def _tests(items) -> list[tuple[str, str, str, str]]:
-    return sorted((t["name"], t["case"], t["outcome"], t["message"]) for t in items)
+    return sorted((t["name"], t["case"], t["outcome"], _same_wording(t["message"]))
+                  for t in items)
 
 
 @pytest.mark.parametrize("pack_id", PACKS)

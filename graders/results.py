@@ -27,10 +27,6 @@ class TestOutcome:
     details: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
 
-    @property
-    def student_fault(self) -> bool:
-        return self.outcome == "failed"
-
 
 @dataclass
 class ViolationRecord:

@@ -4,7 +4,10 @@ Runs inside the sandbox, stdlib only, never imports ``graders``. Students' const
 ``get_move`` texts differ, so a game is built as ``TippyGameState('p1', interactive=True)`` with
 the size prompt answered by a patched ``input``, and then driven with ``possible_next_moves()``,
 ``apply_move()``, ``over``, ``next_player``, ``winner()``, ``outcome()`` and
-``StrategyMinimax(interactive=False).suggest_move(state)``.
+``StrategyMinimax(interactive=False).suggest_move(state)``. Both classes are the student's
+whatever they are called: ``driver_classes.py`` finds them by the handout's names first, then
+through game_view.py's menus (``game_state['t']``, ``strategy['m']``), and raises
+``ClassNotFound`` naming what it looked for when neither reaches one.
 
 The student's board is never read: the driver knows every square it played, and
 ``driver_moves.py`` (copied beside this file) tells which square a move object stands for.
@@ -16,6 +19,10 @@ imported under private names so they are not operations.
 import builtins
 import random
 
+from driver_classes import ClassNotFound as _ClassNotFound
+from driver_classes import menu_class as _menu_class
+from driver_classes import minimax_class as _minimax_class
+from driver_classes import state_class as _state_class
 from driver_moves import child_of as _child
 from driver_moves import moves_of as _moves_of
 from driver_moves import new_game as _new_game
@@ -172,10 +179,8 @@ def replay_taken(n, cells):
 
 def _suggest(game):
     """Return {"cell": [r, c] or None, "why": text or None} for StrategyMinimax on the game."""
-    from strategy_minimax import StrategyMinimax
-
     before = game.fingerprint()
-    move = StrategyMinimax(interactive=False).suggest_move(game.state)
+    move = _minimax_class()(interactive=False).suggest_move(game.state)
     if game.fingerprint() != before:
         return {"cell": None, "why": "suggest_move changed the state it was given"}
     cell = game.reader.cell(move) if move is not None else None
@@ -249,10 +254,9 @@ def move_facts(n):
 
 def minimax_subtract_square(total):
     """Return the amount StrategyMinimax removes from SubtractSquareState('p1', total)."""
-    from strategy_minimax import StrategyMinimax
     from subtract_square_state import SubtractSquareState
 
-    move = StrategyMinimax(interactive=False).suggest_move(
+    move = _minimax_class()(interactive=False).suggest_move(
         SubtractSquareState("p1", current_total=total))
     return _safe(lambda: move.amount)
 
@@ -269,9 +273,7 @@ def run_game_view(answers, later="3", limit=60):
     import io
     import runpy
 
-    import strategy_minimax
     import subtract_square_state
-    import tippy_game_state
 
     feed, asked = iter(answers), []
     calls = {"tippy": 0, "minimax": 0, "subtract": 0}
@@ -291,9 +293,9 @@ def run_game_view(answers, later="3", limit=60):
             return state.possible_next_moves()[0]
         return first_move
 
-    patches = [(tippy_game_state.TippyGameState, "get_move", counted("tippy")),
-               (strategy_minimax.StrategyMinimax, "suggest_move", counted("minimax")),
-               (subtract_square_state.SubtractSquareState, "get_move", counted("subtract"))]
+    patches = [(cls, "get_move", counted("tippy")) for cls in _view_classes("state")]
+    patches += [(cls, "suggest_move", counted("minimax")) for cls in _view_classes("minimax")]
+    patches.append((subtract_square_state.SubtractSquareState, "get_move", counted("subtract")))
     saved = [(cls, name, cls.__dict__.get(name)) for cls, name, _ in patches]
     out, error = io.StringIO(), None
     real_input, builtins.input = builtins.input, fake_input
@@ -313,3 +315,19 @@ def run_game_view(answers, later="3", limit=60):
                 setattr(cls, name, old)
     return {"transcript": out.getvalue()[-20000:], "error": error,
             "tippy_moves": calls["tippy"], "minimax_calls": calls["minimax"]}
+
+
+def _view_classes(kind):
+    """The classes game_view.py may play for kind: the one graded and the one its menu names
+    (they differ only when both the pinned name and another class exist). A class that cannot
+    be found is not stood in for: the game view then fails on its own."""
+    found = []
+    for find in ({"state": _state_class, "minimax": _minimax_class}[kind],
+                 lambda: _menu_class(kind)):
+        try:
+            cls = find()
+        except _ClassNotFound:
+            continue
+        if cls is not None and cls not in found:
+            found.append(cls)
+    return found

@@ -1,47 +1,99 @@
-"""How fast a class is graded: copies of a pack's samples graded in one batch.
+"""How fast a class is graded, every pack in ONE run: the split per pack and the issue-18 table.
 
-Usage: .venv/bin/python benchmarks/batch_throughput.py [copies] [jobs] [pack]  (default 5
-copies of each altNim sample except the infinite loop, whose cost is its time limit, not the
-harness's; 1 job). Prints submissions per second and the per-submission cost; nothing is
-asserted. ``stonehenge`` measures python_ta too (`grade setup stonehenge` first).
+Usage: .venv/bin/python benchmarks/batch_throughput.py [pack ...] [--copies N]
+(default: every pack, 1 copy of each honest sample, about 5-10 minutes on 2 quiet cores).
+
+For each pack it grades the honest samples (samples that loop or flood are left out and named:
+their cost is their limit, not the harness's) twice, as one batch each, reports included:
+
+1. with ``--jobs 1`` in this process, timers on the engine's seams: the split of a submission's
+   time (see :mod:`cost_split`), and the CPU time per submission;
+2. with ``--jobs 2`` (two worker processes).
+
+Then it prints a Markdown table: ms per submission at jobs 1 and 2, the speed-up, the minutes a
+class of 1,000 takes at jobs 2, the issue's target and whether it is met. Figures are wall
+clock: on a machine other work is using they grow with its load (the CPU line of the split
+moves much less). Nothing is asserted.
 """
 
 from __future__ import annotations
 
-import shutil
+import argparse
 import sys
-import tempfile
-import time
-from pathlib import Path
+from dataclasses import dataclass
 
-from graders.batch import BatchRequest, grade_batch
-from graders.packs import get_pack
+from cost_split import Measured, bare_altnim_seconds, measure, report  # beside this script
 
-SKIP = {"infinite_loop"}
+from graders.packs import discover_packs, get_pack
+
+# Issue 18: ms per honest submission at --jobs 2, and the speed-up from 1 to 2 jobs.
+TARGETS = {"altnim": 150, "game_of_nim": 300, "pnt": 300, "stonehenge": 600, "tippy": 600}
+SPEED_UP = 1.8
+BARE_RATIO = 4.0  # altnim: at most 4x its two programs run bare
 
 
-def main(copies: int, jobs: int, pack_id: str) -> None:
-    pack = get_pack(pack_id)
-    samples = [p for p in (pack.fixtures_dir / "submissions").iterdir()
-               if p.is_dir() and p.name not in SKIP]
-    with tempfile.TemporaryDirectory() as temp:
-        batch = Path(temp) / "batch"
-        for copy in range(copies):
-            for sample in samples:
-                shutil.copytree(sample, batch / f"{sample.name}-{copy}")
-        sources = sorted(batch.iterdir())
-        started = time.perf_counter()
-        outcome = grade_batch(BatchRequest(pack=pack, sources=sources, jobs=jobs,
-                                           out_dir=Path(temp) / "reports"))
-        seconds = time.perf_counter() - started
-    print(f"isolation: {outcome.isolation.value}, jobs: {jobs}")
-    print(f"graded {len(outcome.results)} submissions in {seconds:.1f} s "
-          f"({len(outcome.results) / seconds:.2f} per second, {1000 * seconds / len(sources):.0f} "
-          "ms each, reports included)")
-    print(f"projected for 1,000 submissions: {1000 * seconds / len(sources) / 60:.1f} min")
+@dataclass
+class Row:
+    """One pack's line of the table."""
+
+    pack: str
+    one: Measured
+    two: Measured
+    bare_ms: float | None = None
+
+    @property
+    def speed_up(self) -> float:
+        return self.one.ms_each / max(self.two.ms_each, 1e-9)
+
+    def met(self) -> str:
+        target = TARGETS.get(self.pack)
+        misses = []
+        if target is not None and self.two.ms_each > target:
+            misses.append(f"no ({self.two.ms_each / target:.1f}x target)")
+        if self.speed_up < SPEED_UP:
+            misses.append(f"speed-up < {SPEED_UP}")
+        if self.bare_ms and self.two.ms_each > BARE_RATIO * self.bare_ms:
+            misses.append(f"{self.two.ms_each / self.bare_ms:.1f}x bare")
+        return "; ".join(misses) or "yes"
+
+    def line(self) -> str:
+        target = TARGETS.get(self.pack)
+        wanted = f"<= {target} ms" if target else "-"
+        if self.bare_ms:
+            wanted += f", <= {BARE_RATIO:g}x bare ({self.bare_ms:.0f} ms)"
+        minutes = 1000 * self.two.ms_each / 60_000  # a class of 1,000, in minutes
+        return (f"| {self.pack} | {self.one.ms_each:,.0f} | {self.two.ms_each:,.0f} | "
+                f"{self.speed_up:.2f}x | {minutes:.1f} | {wanted} | {self.met()} |")
+
+
+def table(rows: list[Row]) -> str:
+    head = ["| pack | ms/submission at jobs 1 | at jobs 2 | speed-up | 1,000 students (min) "
+            "| target | met? |", "|---|---|---|---|---|---|---|"]
+    return "\n".join(head + [row.line() for row in rows])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packs", nargs="*", default=sorted(discover_packs()))
+    parser.add_argument("--copies", type=int, default=1)
+    args = parser.parse_args()
+    rows = []
+    for pack_id in args.packs:
+        pack = get_pack(pack_id)
+        one = measure(pack, args.copies, jobs=1)
+        report(pack, one)
+        two = measure(pack, args.copies, jobs=2)
+        bare = 1000 * bare_altnim_seconds(pack) if pack.id == "altnim" else None
+        print(f"  jobs=2: {two.ms_each:.0f} ms each, CPU "
+              f"{1000 * two.cpu_seconds / two.count:.0f} ms each", flush=True)
+        rows.append(Row(pack.id, one, two, bare))
+    isolation = {row.one.isolation.value for row in rows} | {row.two.isolation.value
+                                                             for row in rows}
+    print(f"\nisolation: {', '.join(sorted(isolation))}; copies: {args.copies}; "
+          "honest samples only; reports written; wall clock per submission\n")
+    print(table(rows))
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
-    numbers = [int(value) for value in sys.argv[1:3]]
-    copies, jobs = numbers + [5, 1][len(numbers):]
-    main(copies, jobs, sys.argv[3] if len(sys.argv) > 3 else "altnim")
+    main()

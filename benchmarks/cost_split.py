@@ -6,22 +6,30 @@ that loop or flood are left out: their cost is their limit, not the harness's) i
 (jobs=1), with timers wrapped around the engine's seams, and prints the exclusive time of each
 part per submission: intake, rule checks, sandbox start-up, student code (time waiting for the
 student's worker), reference calls, program runs (a fresh sandbox per run, start-up included),
-style tools, pytest and the grader tests' own work, report writing. For altnim it also prints
-the harness/bare ratio: the harness's time per submission over running the student's two
-programs once each with a bare ``python3``. Nothing is asserted.
+style tools, pytest and the grader tests' own work, report writing. It also prints the CPU time
+per submission (this process and every process it waited for, sandboxes included): wall-clock
+figures move with the machine's load, CPU time much less. For altnim it also prints the
+harness/bare ratio: the harness's time per submission over running the student's two programs
+once each with a bare ``python3``. Nothing is asserted.
+
+:mod:`batch_throughput` imports :func:`measure`, :func:`report` and :func:`honest_samples` from
+here: the split and the throughput table come from one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +40,10 @@ from graders import parallel
 from graders.batch import BatchRequest, grade_batch
 from graders.packs import Pack, discover_packs, get_pack
 from graders.report import ReportWriter
-from graders.sandbox import Sandbox
+from graders.sandbox import Isolation, Sandbox
 from graders.sandbox.worker import Worker
 
-DISHONEST = ("loop", "hang", "huge", "flood", "timeout", "sleep")
+DISHONEST = {"loop", "hang", "huge", "flood", "timeout", "sleep"}  # words of a sample's name
 PARTS = ["intake", "rule checks", "sandbox start-up", "student code", "reference calls",
          "program runs", "style tools", "pytest + test code", "report writing"]
 
@@ -46,9 +54,11 @@ class Split:
     def __init__(self) -> None:
         self.seconds: dict[str, float] = defaultdict(float)
         self.stack: list[list[float]] = []
+        self.restore: list[tuple[Any, str, Any]] = []
 
     def wrap(self, owner: Any, name: str, part: Callable[..., str] | str) -> None:
         original = getattr(owner, name)
+        self.restore.append((owner, name, original))
 
         @functools.wraps(original)
         def timed(*args: Any, **kwargs: Any) -> Any:
@@ -65,8 +75,18 @@ class Split:
 
         setattr(owner, name, timed)
 
+    def undo(self) -> None:
+        """Put every wrapped seam back (the next measurement wraps the originals)."""
+        for owner, name, original in reversed(self.restore):
+            setattr(owner, name, original)
+        self.restore.clear()
 
-def instrument(split: Split) -> None:
+
+@contextlib.contextmanager
+def instrumented() -> Iterator[Split]:
+    """Timers around the engine's seams, for the length of the block (this process only:
+    pool workers at jobs > 1 are not instrumented)."""
+    split = Split()
     split.wrap(batch_module, "prepare", "intake")
     split.wrap(parallel, "prepare", "intake")
     split.wrap(parallel, "run_rules", "rule checks")
@@ -78,28 +98,61 @@ def instrument(split: Split) -> None:
     split.wrap(pytest, "main", "pytest + test code")
     split.wrap(ReportWriter, "write_student", "report writing")
     split.wrap(ReportWriter, "write_index", "report writing")
+    try:
+        yield split
+    finally:
+        split.undo()
+
+
+@dataclass
+class Measured:
+    """One graded batch: how many honest submissions, wall and CPU seconds, the split."""
+
+    count: int
+    seconds: float
+    cpu_seconds: float
+    isolation: Isolation
+    parts: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ms_each(self) -> float:
+        return 1000 * self.seconds / max(1, self.count)
+
+
+def _dishonest(sample: Path) -> bool:
+    return bool(DISHONEST & set(sample.name.split("_")))  # `changed_signature` does not hang
 
 
 def honest_samples(pack: Pack) -> list[Path]:
     folder = pack.fixtures_dir / "submissions"
-    return sorted(p for p in folder.iterdir()
-                  if p.is_dir() and not any(word in p.name for word in DISHONEST))
+    return sorted(p for p in folder.iterdir() if p.is_dir() and not _dishonest(p))
 
 
-def measure(pack: Pack, copies: int) -> tuple[int, float, dict[str, float]]:
-    split = Split()
-    instrument(split)
-    with tempfile.TemporaryDirectory() as temp:
+def left_out(pack: Pack) -> list[str]:
+    """The samples whose cost is their limit (measured apart: not in the figures)."""
+    folder = pack.fixtures_dir / "submissions"
+    return sorted(p.name for p in folder.iterdir() if p.is_dir() and _dishonest(p))
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    waited = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + waited.ru_utime + waited.ru_stime
+
+
+def measure(pack: Pack, copies: int = 1, jobs: int = 1) -> Measured:
+    """Grade ``copies`` of every honest sample in one batch (reports included)."""
+    with tempfile.TemporaryDirectory() as temp, instrumented() as split:
         batch = Path(temp) / "batch"
         for copy in range(copies):
             for sample in honest_samples(pack):
                 shutil.copytree(sample, batch / f"{sample.name}-{copy}")
         sources = sorted(batch.iterdir())
-        started = time.perf_counter()
-        grade_batch(BatchRequest(pack=pack, sources=sources, jobs=1, fresh=True,
-                                 out_dir=Path(temp) / "reports"))
-        total = time.perf_counter() - started
-    return len(sources), total, dict(split.seconds)
+        cpu, started = _cpu_seconds(), time.perf_counter()
+        outcome = grade_batch(BatchRequest(pack=pack, sources=sources, jobs=jobs, fresh=True,
+                                           out_dir=Path(temp) / "reports"))
+        total, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
+    return Measured(len(sources), total, cpu, outcome.isolation, dict(split.seconds))
 
 
 def bare_altnim_seconds(pack: Pack, runs: int = 5) -> float:
@@ -118,9 +171,14 @@ def bare_altnim_seconds(pack: Pack, runs: int = 5) -> float:
         return (time.perf_counter() - started) / runs
 
 
-def report(pack: Pack, count: int, total: float, parts: dict[str, float]) -> None:
-    print(f"\n{pack.id}: {count} honest submissions, {1000 * total / count:.0f} ms each "
-          "(jobs=1, reports included)")
+def report(pack: Pack, measured: Measured) -> None:
+    """Print the split of one jobs=1 measurement."""
+    count, total, parts = measured.count, measured.seconds, measured.parts
+    print(f"\n{pack.id}: {count} honest submissions, {measured.ms_each:.0f} ms each "
+          f"(jobs=1, reports included), CPU {1000 * measured.cpu_seconds / count:.0f} ms each")
+    apart = left_out(pack)
+    if apart:
+        print(f"  left out (their cost is their time or output limit): {', '.join(apart)}")
     other = total - sum(parts.values())
     for part in [*PARTS, "other (batch glue)"]:
         seconds = parts.get(part, other if part.startswith("other") else 0.0)
@@ -138,7 +196,7 @@ def main() -> None:
     args = parser.parse_args()
     for pack_id in args.packs:
         pack = get_pack(pack_id)
-        report(pack, *measure(pack, args.copies))
+        report(pack, measure(pack, args.copies))
     sys.stdout.flush()
 
 

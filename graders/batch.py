@@ -313,14 +313,26 @@ def _describe(results: object) -> str:
 def digest_pack(pack: Pack, *, hidden: bool = True) -> str:
     """Changes when anything that could change a mark changes (tests, data, hidden inputs,
     engine). ``hidden=False`` (the student pre-check) never touches reference code, golden
-    files or hidden inputs."""
+    files or hidden inputs. Paths are hashed relative to their root (:func:`relative_name`),
+    so two checkouts of one commit, say on two cluster workers, give one digest."""
     hasher = hashlib.sha256()
     engine = [p for p in PACKAGE_DIR.rglob("*") if PACKS_DIR not in p.parents]
     trees = [pack.dir, pack.templates_dir]
     if hidden:
         trees += [pack.golden_dir, pack.reference_dir, pack.fixtures_dir / "inputs"]
     files = engine + [p for tree in trees if tree.is_dir() for p in tree.rglob("*")]
-    for path in sorted(files):
-        if path.is_file() and "__pycache__" not in path.parts:
-            hasher.update(str(path).encode() + b"\0" + path.read_bytes())
+    roots = (PACKAGE_DIR.parent, pack.root)
+    named = {relative_name(path, roots): path for path in files
+             if path.is_file() and "__pycache__" not in path.parts}
+    for name in sorted(named):
+        hasher.update(name.encode() + b"\0" + named[name].read_bytes())
     return hasher.hexdigest()
+
+
+def relative_name(path: Path, roots: Sequence[Path]) -> str:
+    """``path`` relative to the deepest of ``roots`` holding it (POSIX form), or absolute
+    when none does."""
+    holding = [root for root in roots if path.is_relative_to(root)]
+    if not holding:
+        return path.as_posix()
+    return path.relative_to(max(holding, key=lambda root: len(root.parts))).as_posix()

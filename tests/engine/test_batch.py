@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from graders import parallel
-from graders.batch import BatchRequest, digest_pack, grade_batch
+from graders.batch import BatchRequest, digest_pack, grade_batch, relative_name
 from graders.cli import main
 from graders.packs import get_pack
 from graders.parallel import GradeOptions, grading_key
@@ -155,6 +155,27 @@ def test_hidden_inputs_are_part_of_the_pack_digest(tmp_path: Path):
     hidden.write_text(hidden.read_text() + "\n# changed\n")
     assert digest_pack(pack) != before
     assert digest_pack(pack, hidden=False) == digest_pack(get_pack("altnim", root), hidden=False)
+
+
+def test_the_pack_digest_is_the_same_wherever_the_trees_are(tmp_path: Path):
+    """Two copies of a pack's trees at two paths (two checkouts, two cluster workers) give one
+    digest; a changed byte in one of them does not."""
+    roots = [tmp_path / "one", tmp_path / "elsewhere" / "two"]
+    for root in roots:
+        for tree in ("student_templates", "reference_solutions", "fixtures"):
+            shutil.copytree(PACK.root / tree / "altnim", root / tree / "altnim")
+    first, second = (get_pack("altnim", root) for root in roots)
+    assert digest_pack(first) == digest_pack(second) == digest_pack(PACK)
+    golden = next(path for path in second.golden_dir.iterdir() if path.is_file())
+    golden.write_text(golden.read_text() + "changed\n")
+    assert digest_pack(first) != digest_pack(second)
+
+
+def test_relative_names_come_from_the_deepest_root_holding_the_path():
+    roots = [Path("/work/main"), Path("/work/main/tmp/root")]
+    assert relative_name(Path("/work/main/graders/batch.py"), roots) == "graders/batch.py"
+    assert relative_name(Path("/work/main/tmp/root/fixtures/a/x.py"), roots) == "fixtures/a/x.py"
+    assert relative_name(Path("/elsewhere/x.py"), roots) == "/elsewhere/x.py"
 
 
 @pytest.fixture(scope="module")

@@ -43,6 +43,8 @@ from graders.submissions import Submission, materialize, prepare, student_id
 SHARE_SIZE = 10  # students per pytest session: what a stopped run can lose, per worker
 STOP_SECONDS = 10.0
 ShareResults = list[SubmissionResult] | BaseException
+# No terminal and no xdist: a grading session never prints or distributes itself.
+SESSION_FLAGS = ("-p", "no:terminal", "-p", "no:xdist", "-p", "no:xdist.looponfail")
 
 
 @dataclass(frozen=True)
@@ -296,7 +298,7 @@ def _pytest_args(pack: Pack) -> list[str]:
     if not pack.test_files:
         raise GraderError(f"pack {pack.id!r} has no grader tests (test_*.py) in {pack.dir}")
     return [*map(str, pack.test_files), "-c", str(PACKS_DIR / "pytest.ini"),
-            "--rootdir", str(pack.dir), "-p", "no:terminal"]
+            "--rootdir", str(pack.dir), *SESSION_FLAGS]
 
 
 # -- routes ----------------------------------------------------------------------------------

@@ -272,9 +272,12 @@ def _handout(spec: object) -> str:
 
 @cli.command("list")
 def list_command() -> None:
-    """List the assignments (packs) this harness knows."""
+    """List the assignments (packs) this harness knows, each with its recorded mutation
+    score (`grade selfcheck ID --mutants --record`)."""
+    from graders.mutation.equivalents import list_label
+
     for pack in discover_packs().values():
-        console.out.print(f"{pack.id}: {pack.title}", markup=False)
+        console.out.print(f"{pack.id}: {pack.title} ({list_label(pack)})", markup=False)
 
 
 def _pack_for(paths: list[Path], assignment: str | None) -> Pack:

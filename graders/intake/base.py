@@ -14,6 +14,7 @@ import shutil
 import unicodedata
 import zipfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path, PurePosixPath
@@ -74,6 +75,13 @@ def entries(root: Path) -> list[Path]:
         path for path in root.iterdir()
         if not path.name.startswith(".") and path.name not in NOISE
     )
+
+
+def mostly(paths: list[Path], fits: Callable[[Path], bool]) -> bool:
+    """True when at least half of ``paths`` (and at least one) fit a layout's naming: an
+    export may hold a stray file or two, never mostly strays."""
+    fitting = sum(1 for path in paths if fits(path))
+    return fitting > 0 and fitting * 2 >= len(paths)
 
 
 def stray(path: Path, layout: str) -> str:

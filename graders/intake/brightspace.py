@@ -14,7 +14,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from graders.intake.base import Found, Intake, Layout, entries, named, stray
+from graders.intake.base import Found, Intake, Layout, entries, mostly, named, stray
 
 FOLDER = re.compile(r"(?P<first>\d+)-(?P<user>\d+) - (?P<name>.+?)\s*-\s*"
                     r"(?P<when>[A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:?\d{2}\s*[AP]M)")
@@ -41,8 +41,7 @@ class Brightspace(Layout):
 
     def detect(self, root: Path) -> bool:
         inside = [p for p in entries(root) if p.name != LISTING]
-        matched = sum(p.is_dir() and FOLDER.fullmatch(p.name) is not None for p in inside)
-        return matched > 0 and matched * 2 >= len(inside)
+        return mostly(inside, lambda p: p.is_dir() and FOLDER.fullmatch(p.name) is not None)
 
     def read(self, root: Path, stage: Path) -> Intake:
         intake = Intake(self.name)

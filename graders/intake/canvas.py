@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from graders.intake.base import Found, Intake, Layout, Stage, entries, named, stray
+from graders.intake.base import Found, Intake, Layout, Stage, entries, mostly, named, stray
 
 FILE = re.compile(r"(?P<name>[^\W\d_]+)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)",
                   re.IGNORECASE)
@@ -27,9 +27,8 @@ class Canvas(Layout):
     priority = 20
 
     def detect(self, root: Path) -> bool:
-        inside = entries(root)
-        matched = sum(p.is_file() and FILE.fullmatch(p.name) is not None for p in inside)
-        return matched > 0 and matched * 2 >= len(inside)
+        return mostly(entries(root),
+                      lambda p: p.is_file() and FILE.fullmatch(p.name) is not None)
 
     def read(self, root: Path, stage: Path) -> Intake:
         intake = Intake(self.name)

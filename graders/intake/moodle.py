@@ -14,7 +14,17 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders.intake.base import Found, Intake, Layout, Stage, entries, html_text, named, stray
+from graders.intake.base import (
+    Found,
+    Intake,
+    Layout,
+    Stage,
+    entries,
+    html_text,
+    mostly,
+    named,
+    stray,
+)
 
 FOLDER = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_")
 FLAT = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<plugin>file|onlinetext)_"
@@ -41,9 +51,7 @@ class Moodle(Layout):
     priority = 10
 
     def detect(self, root: Path) -> bool:
-        inside = entries(root)
-        matched = sum(_match(path) is not None for path in inside)
-        return matched > 0 and matched * 2 >= len(inside)
+        return mostly(entries(root), lambda path: _match(path) is not None)
 
     def read(self, root: Path, stage: Path) -> Intake:
         intake = Intake(self.name)

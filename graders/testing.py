@@ -147,7 +147,11 @@ def expect_equal(
 ) -> None:
     """Compare plain data with deepdiff; the report names each differing field.
 
-    ``numbers_loosely``: 5 and 5.0 are the same value (the type is not graded)."""
+    ``numbers_loosely``: 5 and 5.0 are the same value (the type is not graded).
+    Equal values return at once: deepdiff is only needed to explain a failure, and it is slow.
+    """
+    if _same(actual, expected, numbers_loosely):
+        return
     diff = DeepDiff(expected, actual, verbose_level=2, ignore_numeric_type_changes=numbers_loosely)
     if not diff:
         return
@@ -169,6 +173,28 @@ def expect_equal(
             "actual": actual,
         },
     )
+
+
+def _same(actual: Any, expected: Any, numbers_loosely: bool) -> bool:
+    """``==`` as deepdiff judges it: 1 is not 1.0 (unless ``numbers_loosely``), True is not 1,
+    and a list is not a tuple. False whenever in doubt: deepdiff then decides."""
+    if numbers_loosely and _number(actual) and _number(expected):
+        return bool(actual == expected)
+    if type(actual) is not type(expected):
+        return False
+    if isinstance(actual, list | tuple):
+        return len(actual) == len(expected) and all(
+            _same(a, e, numbers_loosely) for a, e in zip(actual, expected, strict=True))
+    if isinstance(actual, dict):
+        return actual.keys() == expected.keys() and all(
+            _same(actual[k], expected[k], numbers_loosely) for k in actual)
+    if isinstance(actual, str | bytes | int | float | bool | type(None)):
+        return bool(actual == expected)
+    return False
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _changes(diff: DeepDiff) -> list[dict[str, Any]]:

@@ -20,16 +20,29 @@ A class reached neither way is a :class:`ClassNotFound` naming what was looked f
 import ast
 import importlib
 import inspect
+import textwrap
 from pathlib import Path
+from typing import NamedTuple
 
 VIEW = "game_view.py"
-# kind: (what it is, pinned module, pinned name, the starter's menu dict, its key,
-#        position of that menu in GameView(state_class, strategy_class))
+
+
+class Entry(NamedTuple):
+    """How one class is reached: the handout's pin, then the starter's menu."""
+
+    what: str
+    module: str
+    name: str
+    mapping: str
+    key: str
+    position: int  # of the menu's class in GameView(state_class, strategy_class)
+
+
 ENTRIES = {
-    "state": ("the tippy state class", "tippy_game_state", "TippyGameState", "game_state",
-              "t", 0),
-    "minimax": ("the minimax strategy class", "strategy_minimax", "StrategyMinimax",
-                "strategy", "m", 1),
+    "state": Entry("the tippy state class", "tippy_game_state", "TippyGameState",
+                   "game_state", "t", 0),
+    "minimax": Entry("the minimax strategy class", "strategy_minimax", "StrategyMinimax",
+                     "strategy", "m", 1),
 }
 _FOUND = {}
 
@@ -64,8 +77,8 @@ def menu_class(kind):
 
 
 def _resolve(kind):
-    what, module, name, _, _, _ = ENTRIES[kind]
-    pinned, pinned_why, error = _pinned(module, name)
+    entry = ENTRIES[kind]
+    pinned, pinned_why, error = _pinned(entry.module, entry.name)
     if pinned is not None and not _unwritten(pinned):
         return pinned
     menu, menu_why = _from_menu(kind)
@@ -75,14 +88,9 @@ def _resolve(kind):
         return pinned  # the stub: it fails with its own message
     if error is not None:
         raise error
-    raise ClassNotFound(f"{what} was not found: looked for `{name}` in {module}.py "
-                        f"({pinned_why}), then for {_entry(kind)} in {VIEW}'s menu "
-                        f"({menu_why})")
-
-
-def _entry(kind):
-    _, _, _, mapping, key, _ = ENTRIES[kind]
-    return f"`{mapping}[{key!r}]`"
+    raise ClassNotFound(f"{entry.what} was not found: looked for `{entry.name}` in "
+                        f"{entry.module}.py ({pinned_why}), then for "
+                        f"`{entry.mapping}[{entry.key!r}]` in {VIEW}'s menu ({menu_why})")
 
 
 def _pinned(module, name):
@@ -104,7 +112,7 @@ def _unwritten(cls):
     """Whether cls is a starter stub: it has methods and each ends by raising
     NotImplementedError."""
     try:
-        tree = ast.parse(inspect.getsource(cls).strip())
+        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return False
     methods = [node for node in tree.body[0].body if isinstance(node, ast.FunctionDef)] \
@@ -134,13 +142,14 @@ def _from_menu(kind):
     tree, why = _view_tree()
     if tree is None:
         return None, why
-    _, _, _, mapping, key, position = ENTRIES[kind]
-    names = [mapping] + [n for n in _menus_passed(tree, position) if n != mapping]
+    entry = ENTRIES[kind]
+    names = [entry.mapping] + [n for n in _menus_passed(tree, entry.position)
+                               if n != entry.mapping]
     for menu in names:
-        entry = _menu_entry(tree, menu, key)
-        if entry is not None:
-            return _import_named(tree, entry)
-    return None, f"no entry {key!r} in its `{'`, `'.join(names)}` menu"
+        value = _menu_entry(tree, menu, entry.key)
+        if value is not None:
+            return _import_named(tree, value)
+    return None, f"no entry {entry.key!r} in its `{'`, `'.join(names)}` menu"
 
 
 def _menus_passed(tree, position):

@@ -28,7 +28,7 @@ def test_failures_explain_themselves(results):
 
 
 REAL_STYLE = ["squares_lists", "dict_board_starter_kept", "board_module", "move_coords_in_repr",
-              "minimax_memo_helper"]
+              "minimax_memo_helper", "renamed_classes_helpers"]
 
 
 def test_real_style_samples_get_full_marks_and_do_nothing_at_most_a_tenth(results):
@@ -44,3 +44,15 @@ def test_pep8_deducts_per_distinct_code_in_helpers_too(results):
     assert ("tippy_board.py", "E231") in kinds
     [pep8] = [m for m in results["pep8_dozens"].criteria if m.id == "pep8"]
     assert pep8.earned == 2.0
+
+
+def test_classes_reached_neither_way_fail_naming_what_was_looked_for(results):
+    failed = [t for t in results["unhooked_renamed"].tests if t.outcome == "failed"]
+    state = [t.message for t in failed if t.name.startswith(("test_state_", "test_move_"))]
+    minimax = [t.message for t in failed if t.name.startswith("test_minimax_")]
+    assert state and all("ClassNotFound: the tippy state class was not found: looked for "
+                         "`TippyGameState` in tippy_game_state.py" in m for m in state)
+    assert all("`game_state['t']` in game_view.py's menu" in m for m in state)
+    assert minimax and all("`StrategyMinimax` in strategy_minimax.py" in m and
+                           "`strategy['m']`" in m for m in minimax)
+    assert all("Traceback" not in m for m in state + minimax)

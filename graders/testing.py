@@ -102,7 +102,7 @@ def _text_details(what: str, mode: TextMode, want: list[str], got: list[str], fi
     return {
         "kind": "text-diff",
         "what": what,
-        "mode": MODE_NAMES[mode],
+        "mode": mode,  # the key; reports show MODE_NAMES[mode]
         "first_difference": first + 1,
         "rows": rows[:MAX_ROWS],
         "truncated": len(rows) > MAX_ROWS,

@@ -36,13 +36,17 @@ MODE_HELP = {
               "everything else must match exactly.",
     "tokens": "Only the words matter: any run of spaces, tabs or newlines counts as one space.",
 }
-_MODE_BY_NAME = {name: key for key, name in MODE_NAMES.items()}
 
 
-def mode_help(mode_name: str) -> str:
-    """What the comparison mode shown in a text diff means, in plain words."""
-    key = _MODE_BY_NAME.get(mode_name, mode_name)
-    return MODE_HELP.get(key, "")
+def mode_name(mode: str) -> str:
+    """The comparison mode of a text diff (``exact``, ``rstrip``, ``tokens``) as a reader
+    says it."""
+    return MODE_NAMES.get(mode, mode)
+
+
+def mode_help(mode: str) -> str:
+    """What the comparison mode of a text diff means, in plain words."""
+    return MODE_HELP.get(mode, "")
 
 
 def diff_blocks(rows: Sequence[dict[str, Any]], context: int = CONTEXT,

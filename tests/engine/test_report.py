@@ -56,7 +56,7 @@ def full_result(student: str = "Zoë O'Brien, \"ZB\"", **changes) -> SubmissionR
         tests=[
             Outcome(name="test_out_script", case="", outcome="failed", public=True,
                         message="differs at line 24",
-                        details={"kind": "text-diff", "what": "out", "mode": "exact bytes",
+                        details={"kind": "text-diff", "what": "out", "mode": "exact",
                                  "first_difference": 24, "truncated": False,
                                  "rows": [{"tag": "replace", "left_no": 24, "left": "= 1000",
                                            "right_no": 24, "right": "= -1000"},
@@ -388,8 +388,8 @@ def test_inline_highlight_marks_only_the_characters_that_differ():
 def test_mode_help_explains_every_comparison_mode():
     from graders.testing import MODE_NAMES
 
-    for name in MODE_NAMES.values():
-        assert views.mode_help(name)
+    for mode, name in MODE_NAMES.items():
+        assert views.mode_help(mode) and views.mode_name(mode) == name
     assert views.mode_help("something new") == ""
 
 

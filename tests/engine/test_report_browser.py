@@ -151,7 +151,7 @@ def built_reports(tmp_path_factory) -> Path:
             name="test_out_script", case=HOSTILE, outcome="failed", public=True,
             message=f"output differs at line 1: got {HOSTILE}",
             details={"kind": "text-diff", "what": "output of testAltNim.py vs out.script",
-                     "mode": "exact bytes", "first_difference": 1, "truncated": False,
+                     "mode": "exact", "first_difference": 1, "truncated": False,
                      "rows": [{"tag": "replace", "left_no": 1, "left": "== getRemovals ==",
                                "right_no": 1, "right": HOSTILE}],
                      "stderr": "<iframe src=javascript:alert(4)></iframe>"})],

@@ -22,6 +22,7 @@ from _precheck.packs import Pack
 from _precheck.plugin import GradingPlugin, GradingState
 from _precheck.sandbox import Sandbox
 from _precheck.submissions import prepare
+from _precheck.testing import MODE_NAMES
 
 MANIFEST = json.loads((PACKAGE_DIR / "kit.json").read_text(encoding="utf-8"))
 KIT_FILES = {"_precheck", "precheck.py", "conftest.py", "pytest.ini", "README.txt",
@@ -153,7 +154,7 @@ def _diff(details: dict) -> list[str]:
     if details.get("kind") != "text-diff":
         return []
     rows = [r for r in details.get("rows", []) if r["tag"] != "equal"][:12]
-    out = [f"expected ({details.get('mode')}) | got"]
+    out = [f"expected ({MODE_NAMES.get(details.get('mode', ''), '')}) | got"]
     for row in rows:
         left = f"{row['left_no'] or '':>4} {row['left']}"[:WIDTH // 2 - 2]
         right = f"{row['right_no'] or '':>4} {row['right']}"

@@ -56,20 +56,43 @@ class EntryName(Rule):
 
 
 def mapping_entry(tree: ast.Module, mapping: str, key: str) -> ast.expr | None:
-    """The value under ``key`` of the last module-level ``mapping = {...}`` in ``tree``."""
+    """The value under ``key`` of the last ``mapping = {...}`` display (or ``mapping[key] =
+    ...`` assignment) at module level or in the module's ``if __name__ == "__main__":`` block,
+    where a starter's menu often keeps its dicts."""
     found = None
-    for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else (
-            [node.target] if isinstance(node, ast.AnnAssign) else [])
-        value = getattr(node, "value", None)
-        if not isinstance(value, ast.Dict):
+    for node in _top_level(tree):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
             continue
-        if not any(isinstance(t, ast.Name) and t.id == mapping for t in targets):
-            continue
-        for item_key, item in zip(value.keys, value.values, strict=True):
-            if isinstance(item_key, ast.Constant) and item_key.value == key:
-                found = item
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id == mapping \
+                    and isinstance(value, ast.Dict):
+                for item_key, item in zip(value.keys, value.values, strict=True):
+                    if isinstance(item_key, ast.Constant) and item_key.value == key:
+                        found = item
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                    and target.value.id == mapping and isinstance(target.slice, ast.Constant) \
+                    and target.slice.value == key:
+                found = value
     return found
+
+
+def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
+    """Module-level statements, those of a main block included, in source order."""
+    for node in tree.body:
+        if isinstance(node, ast.If) and _is_main_test(node.test):
+            yield from node.body
+        else:
+            yield node
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    return isinstance(test, ast.Compare) and len(test.comparators) == 1 and {
+        getattr(test.left, "id", None), getattr(test.comparators[0], "value", None)
+    } == {"__name__", "__main__"}
 
 
 def defined_name(tree: ast.Module, value: ast.expr) -> str | None:

@@ -36,3 +36,18 @@ def test_a_missing_entry_is_reported():
 def test_the_handout_name_passes():
     source = "from stonehenge import StonehengeGame\nplayable_games = {'h': StonehengeGame}\n"
     assert run_rule("entry-name", source, GAME) == []
+
+
+def test_menus_in_the_main_block_are_read():
+    options = {"mapping": "game_state", "key": "t", "expected": ["TippyGameState"]}
+    [violation] = run_rule("entry-name", example("entry_name_main_block.py"), options,
+                           file="game_view.py")
+    assert violation.line == 15 and "`TippyState`" in violation.message
+
+
+def test_a_subscript_assignment_is_an_entry():
+    options = {"mapping": "strategy", "key": "m", "expected": ["StrategyMinimax"]}
+    assert run_rule("entry-name", example("entry_name_main_block.py"), options) == []
+    options["key"] = "x"
+    [violation] = run_rule("entry-name", example("entry_name_main_block.py"), options)
+    assert violation.line is None

@@ -28,7 +28,7 @@ def test_failures_explain_themselves(results):
 
 
 REAL_STYLE = ["squares_lists", "dict_board_starter_kept", "board_module", "move_coords_in_repr",
-              "minimax_memo_helper", "renamed_classes_helpers"]
+              "minimax_memo_helper", "renamed_classes_helpers", "renamed_in_pinned_files"]
 
 
 def test_real_style_samples_get_full_marks_and_do_nothing_at_most_a_tenth(results):

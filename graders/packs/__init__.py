@@ -1,6 +1,11 @@
 """Assignment packs: found by looking for ``graders/packs/<id>/assignment.toml``.
 
 A :class:`Pack` ties the declaration to the four trees that share its id.
+
+A root other than the project's may bring packs of its own in ``<root>/packs/<id>/`` (the
+worked example of docs/pack-authoring.md, ``tests/toy/``, is such a root): :func:`get_pack`
+looks there after ``graders/packs/``, and :func:`load_pack` makes such a pack's modules
+importable as ``graders.packs.<id>.<module>``, the names a bundled pack's modules have.
 """
 
 from __future__ import annotations
@@ -98,13 +103,24 @@ class Pack:
 
 
 def load_pack(pack_dir: Path, root: Path | None = None) -> Pack:
+    """The pack in ``pack_dir`` with its trees under ``root`` (default: :func:`project_root`)."""
     declaration = load_declaration(pack_dir / "assignment.toml")
     if declaration.id != pack_dir.name:
         raise DeclarationError(
             f"{pack_dir / 'assignment.toml'}: key `id`: must match the folder name "
             f"{pack_dir.name!r} (got {declaration.id!r})"
         )
+    _importable(pack_dir)
     return Pack(declaration, pack_dir, root or project_root())
+
+
+def _importable(pack_dir: Path) -> None:
+    """A pack outside ``graders/packs/`` imports like a bundled one (its ``golden.py`` by
+    ``graders.packs.<id>.golden``, its tests' helpers likewise): its parent folder joins this
+    package's search path, after ``graders/packs/`` so no bundled pack can be shadowed."""
+    parent = str(pack_dir.resolve().parent)
+    if parent != str(PACKS_DIR) and parent not in __path__:
+        __path__.append(parent)
 
 
 def discover_packs(root: Path | None = None) -> dict[str, Pack]:
@@ -116,8 +132,10 @@ def discover_packs(root: Path | None = None) -> dict[str, Pack]:
 
 
 def get_pack(pack_id: str, root: Path | None = None) -> Pack:
-    path = PACKS_DIR / pack_id
-    if not (path / "assignment.toml").is_file():
-        known = ", ".join(sorted(p.parent.name for p in PACKS_DIR.glob("*/assignment.toml")))
-        raise GraderError(f"no assignment {pack_id!r}; known assignments: {known}")
-    return load_pack(path, root)
+    """The pack ``pack_id``: in ``graders/packs/``, else in ``<root>/packs/``."""
+    folders = [PACKS_DIR, (root or project_root()) / "packs"]
+    for folder in folders:
+        if (folder / pack_id / "assignment.toml").is_file():
+            return load_pack(folder / pack_id, root)
+    known = ", ".join(sorted(p.parent.name for f in folders for p in f.glob("*/assignment.toml")))
+    raise GraderError(f"no assignment {pack_id!r}; known assignments: {known}")

@@ -3,7 +3,8 @@
 Each live sandbox runs under its own uid, so process caps do not add up and the sweep that
 kills a finished sandbox's leftovers cannot touch another sandbox, even one belonging to a
 different `grade` run. Ownership is an ``flock`` on a lock file per uid: the kernel releases
-it when the owning process dies, so a crashed run never leaks uids.
+it when the owning process dies, so a crashed run never leaks uids. The lock file also says
+whether its uid was left clean (:data:`CLEAN`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ LOCK_DIR = Path(tempfile.gettempdir()) / "graders-sandbox-uids"
 # Shared folders any uid can write in: what a sandbox leaves there goes when its uid is freed.
 SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
 SWEEP_DEPTH = 3
+# Written in a uid's lock file by a release whose sweep found nothing left under the uid; the
+# next acquire then skips its own sweep (one scan of /proc per sandbox, not two). Acquiring
+# empties the file, so a holder that dies without releasing leaves it to be swept.
+CLEAN = b"clean\n"
 
 
 class UidPool:
@@ -53,19 +58,24 @@ class UidPool:
             except BlockingIOError:
                 os.close(fd)
                 continue
-            sweep_uid(uid)  # leftovers of a run that died without cleaning up
+            if os.pread(fd, len(CLEAN), 0) == CLEAN:
+                os.ftruncate(fd, 0)  # not clean while held: a holder that dies leaves it so
+            else:
+                sweep_uid(uid)  # leftovers of a run that died without cleaning up
             self.held[uid] = fd
             return uid
         raise GraderError(f"all {len(self.candidates)} sandbox uids are in use on this machine")
 
     def release(self, uid: int) -> None:
-        sweep_uid(uid)
+        clean = sweep_uid(uid) == 0
         sweep_files(uid)
         if self.on_release is not None:
             self.on_release(uid)
         fd = self.held.pop(uid, None)
         if fd is not None:
             with contextlib.suppress(OSError):
+                if clean:  # the next holder's scan of /proc would find nothing: it is skipped
+                    os.pwrite(fd, CLEAN, 0)
                 fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
 

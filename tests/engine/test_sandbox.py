@@ -300,3 +300,32 @@ def test_to_plain_turns_tuples_into_lists_and_refuses_sets():
     assert to_plain((1, (2, 3))) == [1, [2, 3]]
     with pytest.raises(NotPlainData):
         to_plain({1, 2})
+
+
+def test_a_uid_left_clean_is_not_swept_again_when_next_acquired(monkeypatch: pytest.MonkeyPatch):
+    """A release whose sweep found nothing marks the uid clean, and the next acquire skips its
+    scan of /proc; a release that had to kill something, or a holder that died without
+    releasing, leaves the next acquire to sweep."""
+    import os
+
+    from graders.sandbox import uids
+
+    swept: list[int] = []
+    left = [0]
+    monkeypatch.setattr(uids, "sweep_uid", lambda uid: swept.append(uid) or left[0])
+    uid = uids.FIRST_UID + uids.POOL_SIZE - 1  # rarely leased by a live grading run
+    pool = uids.UidPool(first=uid, size=1)
+    uids.LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+    (uids.LOCK_DIR / f"{uid}.lock").write_bytes(b"")  # never released clean
+    assert pool.acquire() == uid and len(swept) == 1
+    pool.release(uid)
+    assert len(swept) == 2
+    assert pool.acquire() == uid and len(swept) == 2, "a uid left clean is not swept again"
+    assert (uids.LOCK_DIR / f"{uid}.lock").read_bytes() == b"", "not clean while held"
+    left[0] = 1  # this release kills a leftover
+    pool.release(uid)
+    assert pool.acquire() == uid and len(swept) == 4
+    left[0] = 0
+    os.close(pool.held.pop(uid))  # the holder dies without releasing
+    assert pool.acquire() == uid and len(swept) == 5
+    pool.close()

@@ -39,7 +39,10 @@ def test_bare_starter_kit_scores_only_its_clean_style(reference_and_bare):
     assert result.status == "graded", result.grader_errors
     assert {m.id: m.earned for m in result.criteria} == {
         "state": 0, "move": 0, "minimax": 0, "game_view": 0, "pep8": 5}
-    assert result.violations == []
+    # The starter's menus lack the student's entries: two 0-point notices, nothing else.
+    assert sorted((v.rule, v.message.split(" is not")[0], v.deduction)
+                  for v in result.violations) == [
+        ("entry-name", "`game_state['t']`", 0.0), ("entry-name", "`strategy['m']`", 0.0)]
     assert all("Write" in t.message or "game_view" in t.name
                for t in result.tests if t.outcome == "failed")
 

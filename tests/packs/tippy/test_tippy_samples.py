@@ -56,3 +56,16 @@ def test_classes_reached_neither_way_fail_naming_what_was_looked_for(results):
     assert minimax and all("`StrategyMinimax` in strategy_minimax.py" in m and
                            "`strategy['m']`" in m for m in minimax)
     assert all("Traceback" not in m for m in state + minimax)
+
+
+def test_entry_name_notices_say_what_the_menus_name_at_no_cost(results):
+    for name in ("renamed_classes_helpers", "renamed_in_pinned_files"):
+        notices = [v for v in results[name].violations if v.rule == "entry-name"]
+        assert sorted(v.message.split("; ")[0] for v in notices) == [
+            "Line 60: `game_state['t']` names `TippyState`",
+            "Line 61: `strategy['m']` names `MinimaxStrategy`"], name
+        assert all(v.deduction == 0 for v in notices)
+    missing = [v.message for v in results["unhooked_renamed"].violations
+               if v.rule == "entry-name"]
+    assert len(missing) == 2 and all("is not in game_view.py" in m for m in missing)
+    assert not any(v.rule == "entry-name" for v in results["correct"].violations)

@@ -15,6 +15,7 @@ with ``#`` are ignored.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -70,8 +71,14 @@ def parse_case_line(line: str, strict: bool = False) -> Position:
 def parse_cases(text: str, strict: bool = False) -> list[Case]:
     """All cases of a test case file, in file order; raises CaseFileError on a bad line.
 
-    `strict`: see `parse_case_line`.
+    `strict`: see `parse_case_line`. Every test of every student reads its case from these
+    files, so a text is parsed once per process (cases are frozen: sharing them is safe).
     """
+    return list(_parsed_cases(text, strict))
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_cases(text: str, strict: bool) -> tuple[Case, ...]:
     cases: list[Case] = []
     label: str | None = None
     for number, raw in enumerate(text.splitlines(), 1):
@@ -96,7 +103,7 @@ def parse_cases(text: str, strict: bool = False) -> list[Case]:
         label = None
     if label is not None:
         raise CaseFileError(f"end of file: case {label!r} has no arguments")
-    return cases
+    return tuple(cases)
 
 
 def format_cases(cases: list[Case]) -> str:

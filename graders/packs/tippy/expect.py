@@ -42,12 +42,8 @@ def _summary(n: int, cells: tuple[tuple[int, int], ...]) -> dict[str, Any]:
 
 
 def equal(actual: Any, expected: Any, *, what: str) -> None:
-    """Fail with a field-by-field diff unless equal (numbers compare by value, so 1 == 1.0).
-
-    Plain ``==`` first: deepdiff is only needed to explain a failure, and it is slow.
-    """
-    if actual != expected:
-        expect_equal(actual, expected, what=what, numbers_loosely=True)
+    """Fail with a field-by-field diff unless equal (numbers compare by value, so 1 == 1.0)."""
+    expect_equal(actual, expected, what=what, numbers_loosely=True)
 
 
 def pick(found: dict[str, Any], keys: Sequence[str] = COMPARED) -> dict[str, Any]:

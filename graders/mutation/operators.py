@@ -81,13 +81,14 @@ class RemoveStatement(Operator):
 
 
 def _statements(simple_stmt: Any) -> Iterator[Any]:
+    """The statements of one line worth removing: not ``;``, ``...``, ``pass``, an import,
+    nor a bare string (a docstring: removing it changes nothing)."""
     for child in simple_stmt.children:
-        if child.type in ("newline", "operator") or child.type in RemoveStatement.KEPT:
+        if child.type in ("newline", "operator", "string", "strings") \
+                or child.type in RemoveStatement.KEPT:
             continue
-        if child.type in ("string", "keyword") and child.get_code().strip() in ("pass", "..."):
+        if child.type == "keyword" and child.value == "pass":
             continue
-        if child.type == "string" or (child.type == "strings"):
-            continue  # a docstring or a bare string: removing it changes nothing
         yield child
 
 

@@ -51,6 +51,30 @@ def sample_sources(pack: Pack) -> list[Path]:
     return [path for path in find_submissions(folder) if expected_path(path).is_file()]
 
 
+# The issues ask for this many realistic sample submissions per pack; whole programs (pnt)
+# and one framework class (game_of_nim) come in fewer shapes, so fewer are asked there.
+MINIMUM_SAMPLES = 12
+FEWER_SAMPLES = {"pnt": 10, "game_of_nim": 10}
+DO_NOTHING = "do_nothing"
+
+
+def declaration_problems(pack: Pack) -> list[str]:
+    """What a pack lacks before anything is graded: enough samples, a ``do_nothing`` sample
+    (no vacuous credit), and a handout citation on every criterion and rule."""
+    names = {student_id(path) for path in sample_sources(pack)}
+    wanted = FEWER_SAMPLES.get(pack.id, MINIMUM_SAMPLES)
+    problems = [f"{len(names)} samples with an expected.json; a pack needs {wanted}"
+                ] if len(names) < wanted else []
+    if DO_NOTHING not in names:
+        problems.append(f"no `{DO_NOTHING}` sample (the template returning constants or its "
+                        "input unchanged), which must earn at most 10 %")
+    declaration = pack.declaration
+    uncited = [f"criterion {c.id}" for c in declaration.criteria if not c.handout.strip()]
+    uncited += [f"rule {r.name}" for r in declaration.rules if not r.handout.strip()]
+    problems += [f"{what}: no `handout = \"<the sentence it enforces>\"`" for what in uncited]
+    return problems
+
+
 TIMES = "times.csv"
 
 

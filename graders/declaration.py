@@ -204,6 +204,25 @@ class GraderTestsSpec(Strict):
     )
 
 
+class GoldenRunSpec(Strict):
+    argv: list[str] = Field(
+        min_length=1, description="A command run in the reference workspace, in the sandbox, "
+        "e.g. [\"python3\", \"altNim.py\"].")
+    stdin: str = Field("", description="What is typed into it.")
+    inputs: list[str] = Field(
+        default_factory=list,
+        description="Hidden files of fixtures/<id>/inputs/ this run also sees.")
+
+
+class GoldenSpec(Strict):
+    name: str = Field(description="The golden file's name: the joined stdout of its runs.")
+    public: bool = Field(
+        False, description="true: the handout gives it to students (student_templates/<id>/); "
+        "false: hidden (fixtures/<id>/golden/).")
+    joiner: str = Field("", description="Put between the outputs of the runs.")
+    runs: list[GoldenRunSpec] = Field(min_length=1, description="The runs, in order.")
+
+
 class Declaration(Strict):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="The assignment id (folder names).")
     title: str = Field(description="Human title shown in reports.")
@@ -227,6 +246,11 @@ class Declaration(Strict):
     penalties: PenaltiesSpec = Field(default_factory=PenaltiesSpec)
     late: LateSpec = Field(default_factory=LateSpec)
     tests: GraderTestsSpec = Field(default_factory=GraderTestsSpec)
+    golden: list[GoldenSpec] = Field(
+        default_factory=list,
+        description="Golden files `grade golden` makes from the reference (a pack's golden.py "
+        "adds those data cannot say).",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Declaration:
@@ -236,6 +260,9 @@ class Declaration(Strict):
         names = [tool.name for tool in self.tools]
         if len(names) != len(set(names)):
             raise ValueError(f"tool names must be unique, got {names}")
+        golden = [spec.name for spec in self.golden]
+        if len(golden) != len(set(golden)):
+            raise ValueError(f"golden file names must be unique, got {golden}")
         declared = {rule.name for rule in self.rules}
         for criterion in self.criteria:
             missing = set(criterion.rules) - declared

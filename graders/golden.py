@@ -1,9 +1,12 @@
 """Golden files: outputs of the reference solution, made by ``grade golden``.
 
-Each pack that has golden files says how to make them in ``graders/packs/<id>/golden.py``: a
-function ``golden_files(pack) -> list[GoldenFile]``. Public golden files (that the handout gives
-students, like altNim's ``out.script``) go to ``student_templates/<id>/``; hidden ones to
-``fixtures/<id>/golden/``. The reference runs in the sandbox like any submission.
+A pack declares its golden files as ``[[golden]]`` tables in ``assignment.toml`` (name, runs
+with argv/stdin/inputs, public, joiner); what data cannot say (a command built from the
+driver's source, say) comes from ``graders/packs/<id>/golden.py``: a function
+``golden_files(pack) -> list[GoldenFile]``, added after the declared ones. Public golden
+files (that the handout gives students, like altNim's ``out.script``) go to
+``student_templates/<id>/``; hidden ones to ``fixtures/<id>/golden/``. The reference runs in
+the sandbox like any submission.
 """
 
 from __future__ import annotations
@@ -39,11 +42,24 @@ class GoldenFile:
 
 
 def golden_files(pack: Pack) -> list[GoldenFile]:
-    """The pack's golden recipe (none when the pack has no ``golden.py``)."""
-    if not (pack.dir / "golden.py").is_file():
-        return []
-    module = importlib.import_module(f"graders.packs.{pack.id}.golden")  # harness code, not student
-    return list(module.golden_files(pack))
+    """The pack's golden recipe: its ``[[golden]]`` declarations, then its ``golden.py``'s."""
+    found = [
+        GoldenFile(spec.name, [GoldenRun(run.argv, run.stdin, tuple(run.inputs))
+                               for run in spec.runs], spec.public, spec.joiner)
+        for spec in pack.declaration.golden
+    ]
+    if (pack.dir / "golden.py").is_file():
+        module = importlib.import_module(f"graders.packs.{pack.id}.golden")  # harness code
+        found += module.golden_files(pack)
+    return found
+
+
+def golden_file(pack: Pack, name: str) -> GoldenFile:
+    """The golden file ``name`` of the pack (its runs replay a submission the same way)."""
+    for golden in golden_files(pack):
+        if golden.name == name:
+            return golden
+    raise GraderError(f"pack {pack.id!r} declares no golden file {name!r}")
 
 
 def golden_path(pack: Pack, golden: GoldenFile) -> Path:

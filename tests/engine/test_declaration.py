@@ -93,3 +93,28 @@ def test_packs_are_discovered_not_listed():
     found = discover_packs()
     on_disk = {path.parent.name for path in PACKS_DIR.glob("*/assignment.toml")}
     assert set(found) == on_disk and "altnim" in found
+
+
+GOLDEN = """
+[[golden]]
+name = "games.txt"
+public = true
+joiner = "\\n"
+runs = [{ argv = ["python3", "play.py"], stdin = "3\\n" },
+        { argv = ["python3", "play.py"], stdin = "4\\n", inputs = ["hidden.txt"] }]
+"""
+
+
+def test_golden_files_are_declared_as_data(tmp_path: Path):
+    from graders.golden import GoldenRun, golden_file
+
+    pack = load_pack(write(tmp_path, GOOD + GOLDEN).parent, tmp_path)
+    games = golden_file(pack, "games.txt")
+    assert games.public and games.joiner == "\n"
+    assert games.runs == [GoldenRun(["python3", "play.py"], "3\n"),
+                          GoldenRun(["python3", "play.py"], "4\n", ("hidden.txt",))]
+
+
+def test_a_golden_file_is_declared_once(tmp_path: Path):
+    with pytest.raises(DeclarationError, match="golden file names must be unique"):
+        load_declaration(write(tmp_path, GOOD + GOLDEN + GOLDEN))

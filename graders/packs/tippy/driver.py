@@ -1,19 +1,11 @@
-"""Child-side driver for the tippy pack: plays the student's code through the starter API only.
+"""Child-side driver for the tippy pack: plays the student's code through the starter API.
 
-Runs inside the sandbox, stdlib only, never imports ``graders``. Students' constructors and
-``get_move`` texts differ, so a game is built as ``TippyGameState('p1', interactive=True)`` with
-the size prompt answered by a patched ``input``, and then driven with ``possible_next_moves()``,
-``apply_move()``, ``over``, ``next_player``, ``winner()``, ``outcome()`` and
-``StrategyMinimax(interactive=False).suggest_move(state)``. Both classes are the student's
-whatever they are called: ``driver_classes.py`` finds them by the handout's names first, then
-through game_view.py's menus (``game_state['t']``, ``strategy['m']``), and raises
-``ClassNotFound`` naming what it looked for when neither reaches one.
-
-The student's board is never read: the driver knows every square it played, and
-``driver_moves.py`` (copied beside this file) tells which square a move object stands for.
-Boards in answers are the driver's own record: lists of strings, 'X' for p1, 'O' for p2, '.'
-empty. Every public function here is an operation the parent calls by name; the helpers are
-imported under private names so they are not operations.
+Stdlib only, never imports ``graders``. A game is ``TippyGameState('p1', interactive=True)``
+(the size prompt answered by a patched ``input``), driven with ``possible_next_moves()``,
+``apply_move()``, ``over``, ``next_player``, ``winner()`` and ``outcome()``; the classes are
+found by ``driver_classes.py``, each move's square by ``driver_moves.py``. The board is never
+read: answers carry the driver's own record ('X' p1, 'O' p2, '.' empty). Helpers are imported
+under private names so that they are not operations.
 """
 
 import builtins
@@ -39,7 +31,7 @@ def _board(n, cells):
 
 
 class _Game:
-    """A student's game after some squares, with the moves used to get there."""
+    """A student's game after some squares, and the moves used to get there."""
 
     def __init__(self, n):
         self.n = n
@@ -50,8 +42,7 @@ class _Game:
 
     def play(self, cell):
         """Mark cell; return None, or why it could not be marked."""
-        cell = tuple(cell)
-        move = self.found.get(cell)
+        move = self.found.get(cell := tuple(cell))
         if move is None:
             return "no move from possible_next_moves() stands for this square"
         child = self.state.apply_move(move)
@@ -69,23 +60,19 @@ class _Game:
     def summary(self, with_moves=True):
         """Plain facts: board (the driver's record), over, next_player, winners, outcome."""
         state = self.state
-        facts = {
-            "board": _board(self.n, self.cells),
-            "over": _safe(lambda: state.over),
-            "next_player": _safe(lambda: state.next_player),
-            "winner": {p: _safe(lambda p=p: state.winner(p)) for p in ("p1", "p2")},
-            "outcome": _safe(state.outcome),
-        }
+        facts = {"board": _board(self.n, self.cells), "over": _safe(lambda: state.over),
+                 "next_player": _safe(lambda: state.next_player),
+                 "winner": {p: _safe(lambda p=p: state.winner(p)) for p in ("p1", "p2")},
+                 "outcome": _safe(state.outcome)}
         if with_moves:
             facts.update(moves=sorted([r, c] for r, c in self.found), odd_moves=self.odd)
         return facts
 
     def fingerprint(self):
-        """What must not change when a move is applied to this state: moves, turn, end, text."""
-        found, _ = _moves_of(self.state, self.reader)
+        """What applying a move must not change in this state: moves, turn, end, text."""
         state = self.state
-        return (sorted(found), _safe(lambda: state.next_player), _safe(lambda: state.over),
-                _text(state, str))
+        return (sorted(_moves_of(state, self.reader)[0]), _safe(lambda: state.next_player),
+                _safe(lambda: state.over), _text(state, str))
 
 
 def _replay(n, cells, every_step=False):
@@ -101,40 +88,28 @@ def _replay(n, cells, every_step=False):
 
 
 def play(n, cells, every_step=False):
-    """Mark cells in turn on an n x n game; return the final summary (and each earlier one).
-
-    Returns {"final": summary, "steps": [summary before each move] or [], "stopped": None or
-    {"at": index, "cell": [r, c], "why": text}}.
-    """
+    """{"final": summary after cells, "steps": [summary before each move] if every_step,
+    "stopped": None or {"at": index, "cell": [r, c], "why": text}}."""
     game, steps, problem = _replay(n, cells, every_step)
     return {"final": game.summary(), "steps": steps, "stopped": problem}
 
 
 def play_many(n, games):
-    """Return the final summary (without moves) plus "stopped" for each cell list in games."""
-    results = []
-    for cells in games:
-        game, _, problem = _replay(n, cells)
-        results.append(dict(game.summary(with_moves=False), stopped=problem))
-    return results
+    """The final summary (without moves) and "stopped" for each cell list in games."""
+    return [dict(game.summary(with_moves=False), stopped=problem)
+            for game, _, problem in (_replay(n, cells) for cells in games)]
 
 
 def rough_outcomes(n, games):
-    """Return rough_outcome() of the state after each cell list in games (None if unreached)."""
-    values = []
-    for cells in games:
-        game, _, problem = _replay(n, cells)
-        values.append(None if problem else _safe(game.state.rough_outcome))
-    return values
+    """rough_outcome() after each cell list in games (None if unreached)."""
+    return [None if problem else _safe(game.state.rough_outcome)
+            for game, _, problem in (_replay(n, cells) for cells in games)]
 
 
 def apply_effects(n, cells):
-    """Apply each legal move once, directly on the state after cells.
-
-    Returns, per move, whether apply_move left the state as it was and whether its result is
-    right (a new state where that square is taken and the other player moves). Stops at the
-    first move that changes the state (the state is spoilt after it).
-    """
+    """Apply each legal move once, directly on the state after cells: per move, whether the
+    state stayed as it was and the result is right (square taken, other player to move).
+    Stops at the first move that changes the state (spoilt after it)."""
     game, _, problem = _replay(n, cells)
     if problem:
         return {"stopped": problem, "checks": []}
@@ -161,11 +136,8 @@ def _right_child(game, state, result, cell):
 
 
 def replay_taken(n, cells):
-    """Re-apply every move already played to the state after cells.
-
-    Each such move marks a taken square, so apply_move must return None. Returns a list of
-    {"cell": [r, c], "returned_none": bool, "result": text of the result or None}.
-    """
+    """Re-apply every move already played (a taken square: apply_move must return None) to the
+    state after cells: [{"cell": [r, c], "returned_none": bool, "result": text or None}]."""
     game, _, problem = _replay(n, cells)
     if problem:
         return {"stopped": problem, "results": []}
@@ -178,7 +150,7 @@ def replay_taken(n, cells):
 
 
 def _suggest(game):
-    """Return {"cell": [r, c] or None, "why": text or None} for StrategyMinimax on the game."""
+    """{"cell": [r, c] or None, "why": text or None} for StrategyMinimax on the game."""
     before = game.fingerprint()
     move = _minimax_class()(interactive=False).suggest_move(game.state)
     if game.fingerprint() != before:
@@ -193,7 +165,7 @@ def _suggest(game):
 
 
 def minimax_move(n, cells):
-    """Return the square StrategyMinimax(interactive=False) suggests after cells are marked."""
+    """The square StrategyMinimax(interactive=False) suggests after cells."""
     game, _, problem = _replay(n, cells)
     if problem:
         return {"cell": None, "why": "could not set up the position: " + problem["why"]}
@@ -201,12 +173,9 @@ def minimax_move(n, cells):
 
 
 def minimax_vs_random(n, cells, seeds):
-    """Play StrategyMinimax for the player to move after cells against random moves.
-
-    One game per seed; the random player picks uniformly among the legal squares in row-major
-    order with random.Random(seed). Returns per game {"cells": every square marked from the
-    position on, "why": None or why the game stopped early}.
-    """
+    """StrategyMinimax, to move after cells, against random.Random(seed) picking among the
+    legal squares in row-major order: per seed {"cells": squares marked from the position on,
+    "why": None or why the game stopped early}."""
     games = []
     for seed in seeds:
         game, _, problem = _replay(n, cells)
@@ -228,11 +197,8 @@ def minimax_vs_random(n, cells, seeds):
 
 
 def move_facts(n):
-    """TippyMove seen through the game: one move per empty square, its text, and reuse.
-
-    Reuse: every opening move, applied to the state after the first opening move, must take
-    its own square and only it (moves describe squares, as get_move's new objects must).
-    """
+    """TippyMove through the game: one move per empty square, its texts, and reuse (every
+    opening move applied after the first one takes its own square, and only it)."""
     game = _Game(n)
     cells = sorted(game.found)
     texts = [[_safe(lambda m=game.found[c]: repr(m)), _safe(lambda m=game.found[c]: str(m))]
@@ -253,7 +219,7 @@ def move_facts(n):
 
 
 def minimax_subtract_square(total):
-    """Return the amount StrategyMinimax removes from SubtractSquareState('p1', total)."""
+    """The amount StrategyMinimax removes from SubtractSquareState('p1', total)."""
     from subtract_square_state import SubtractSquareState
 
     move = _minimax_class()(interactive=False).suggest_move(
@@ -262,13 +228,9 @@ def minimax_subtract_square(total):
 
 
 def run_game_view(answers, later="3", limit=60):
-    """Run game_view.py as __main__ with input() answering from answers, then `later`.
-
-    The human's moves and the computer's search are counting stand-ins that play the first
-    legal move (get_move of the student's TippyGameState and of SubtractSquareState,
-    suggest_move of StrategyMinimax): the hook-up is graded here, the game and the search by
-    their own criteria. Returns {"transcript", "error", "tippy_moves", "minimax_calls"}.
-    """
+    """Run game_view.py as __main__, input() answering from answers, then `later`; get_move
+    and suggest_move are counting stand-ins playing the first legal move (the hook-up is graded
+    here). {"transcript", "error", "tippy_moves", "minimax_calls"}."""
     import contextlib
     import io
     import runpy
@@ -318,9 +280,8 @@ def run_game_view(answers, later="3", limit=60):
 
 
 def _view_classes(kind):
-    """The classes game_view.py may play for kind: the one graded and the one its menu names
-    (they differ only when both the pinned name and another class exist). A class that cannot
-    be found is not stood in for: the game view then fails on its own."""
+    """The classes game_view.py may play for kind: the graded one and the menu's (one not
+    found is not stood in for: the game view then fails on its own)."""
     found = []
     for find in ({"state": _state_class, "minimax": _minimax_class}[kind],
                  lambda: _menu_class(kind)):

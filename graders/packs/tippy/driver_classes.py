@@ -1,20 +1,9 @@
-"""The classes a tippy submission is played with, found the way the course reaches them.
+"""The classes a tippy submission is played with (child side, stdlib only).
 
-Imported by ``driver.py`` and ``driver_moves.py`` (copied beside them into the sandbox);
-stdlib only, never imports ``graders``. The handout pins ``TippyGameState`` in
-``tippy_game_state.py`` and ``StrategyMinimax`` in ``strategy_minimax.py``; game_view.py's
-``__main__`` menus (``game_state['t']``, ``strategy['m']``) name the classes the student's game
-is actually played with, whatever they are called and whichever module defines them. Each
-class is found in this order:
-
-1. the pinned name in the pinned module (so on a mixed workspace the reference's copy wins);
-   passed over when it is the starter's unwritten stub (every method ends by raising
-   ``NotImplementedError``) and the menu names another class;
-2. the menu entry, read from game_view.py with ``ast`` (game_view.py is never imported or run
-   to find it): the class is imported from the module game_view.py imports it from. The menu
-   is the starter's dict, or the dict game_view.py passes to ``GameView(...)``.
-
-A class reached neither way is a :class:`ClassNotFound` naming what was looked for.
+Each class is found: 1. by the handout's pinned name in its pinned module, unless that is the
+starter's unwritten stub and the menu names another; 2. through game_view.py's menu
+(``game_state['t']``, ``strategy['m']``, or the dict it passes to ``GameView``), read with
+``ast`` and imported from the module game_view.py imports it from. Else ``ClassNotFound``.
 """
 
 import ast
@@ -22,27 +11,13 @@ import importlib
 import inspect
 import textwrap
 from pathlib import Path
-from typing import NamedTuple
 
 VIEW = "game_view.py"
-
-
-class Entry(NamedTuple):
-    """How one class is reached: the handout's pin, then the starter's menu."""
-
-    what: str
-    module: str
-    name: str
-    mapping: str
-    key: str
-    position: int  # of the menu's class in GameView(state_class, strategy_class)
-
-
+# kind: (what, pinned module, pinned name, menu, key, position in GameView(state, strategy))
 ENTRIES = {
-    "state": Entry("the tippy state class", "tippy_game_state", "TippyGameState",
-                   "game_state", "t", 0),
-    "minimax": Entry("the minimax strategy class", "strategy_minimax", "StrategyMinimax",
-                     "strategy", "m", 1),
+    "state": ("the tippy state class", "tippy_game_state", "TippyGameState", "game_state", "t", 0),
+    "minimax": ("the minimax strategy class", "strategy_minimax", "StrategyMinimax",
+                "strategy", "m", 1),
 }
 _FOUND = {}
 
@@ -52,45 +27,40 @@ class ClassNotFound(LookupError):
 
 
 def state_class():
-    """Return the student's tippy state class (see the module docstring)."""
+    """The student's tippy state class."""
     return resolve("state")
 
 
 def minimax_class():
-    """Return the student's minimax strategy class (see the module docstring)."""
+    """The student's minimax strategy class."""
     return resolve("minimax")
 
 
 def resolve(kind):
-    """Return the class for kind ('state' or 'minimax'); raise ClassNotFound if unreachable.
-
-    Found once per process (a worker serves one workspace).
-    """
+    """The class for kind ('state' or 'minimax'), found once per process."""
     if kind not in _FOUND:
         _FOUND[kind] = _resolve(kind)
     return _FOUND[kind]
 
 
 def menu_class(kind):
-    """Return the class game_view.py's menu names for kind, or None when it names none."""
+    """The class game_view.py's menu names for kind, or None."""
     return _from_menu(kind)[0]
 
 
 def _resolve(kind):
-    entry = ENTRIES[kind]
-    pinned, pinned_why, error = _pinned(entry.module, entry.name)
+    what, module, name, mapping, key, _ = ENTRIES[kind]
+    pinned, pinned_why, error = _pinned(module, name)
     if pinned is not None and not _unwritten(pinned):
         return pinned
     menu, menu_why = _from_menu(kind)
-    if menu is not None:
-        return menu
-    if pinned is not None:
-        return pinned  # the stub: it fails with its own message
+    if menu is not None or pinned is not None:
+        return menu or pinned  # the stub fails with its own message
     if error is not None:
         raise error
-    raise ClassNotFound(f"{entry.what} was not found: looked for `{entry.name}` in "
-                        f"{entry.module}.py ({pinned_why}), then for "
-                        f"`{entry.mapping}[{entry.key!r}]` in {VIEW}'s menu ({menu_why})")
+    raise ClassNotFound(f"{what} was not found: looked for `{name}` in {module}.py "
+                        f"({pinned_why}), then for `{mapping}[{key!r}]` in {VIEW}'s menu "
+                        f"({menu_why})")
 
 
 def _pinned(module, name):
@@ -109,8 +79,7 @@ def _pinned(module, name):
 
 
 def _unwritten(cls):
-    """Whether cls is a starter stub: it has methods and each ends by raising
-    NotImplementedError."""
+    """Whether cls is a starter stub: every method ends by raising NotImplementedError."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     except (OSError, TypeError, SyntaxError, IndentationError):
@@ -127,53 +96,39 @@ def _raises_not_implemented(statement):
     return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
-def _view_tree():
-    """game_view.py's syntax tree, or (None, why) when it cannot be read."""
+def _from_menu(kind):
+    """(the class the menu names, or None; why not)."""
     try:
-        return ast.parse(Path(VIEW).read_text(encoding="utf-8")), ""
+        tree = ast.parse(Path(VIEW).read_text(encoding="utf-8"))
     except OSError:
         return None, f"no {VIEW} was handed in"
     except (SyntaxError, ValueError) as exc:
         return None, f"{VIEW} could not be read: {type(exc).__name__}: {exc}"
-
-
-def _from_menu(kind):
-    """(the class the menu names, or None; why not)."""
-    tree, why = _view_tree()
-    if tree is None:
-        return None, why
-    entry = ENTRIES[kind]
-    names = [entry.mapping] + [n for n in _menus_passed(tree, entry.position)
-                               if n != entry.mapping]
+    _, _, _, mapping, key, position = ENTRIES[kind]
+    names = [mapping] + [n for n in _menus_passed(tree, position) if n != mapping]
     for menu in names:
-        value = _menu_entry(tree, menu, entry.key)
+        value = _menu_entry(tree, menu, key)
         if value is not None:
             return _import_named(tree, value)
-    return None, f"no entry {entry.key!r} in its `{'`, `'.join(names)}` menu"
+    return None, f"no entry {key!r} in its `{'`, `'.join(names)}` menu"
 
 
 def _menus_passed(tree, position):
     """Names of the dicts game_view.py indexes in its ``GameView(x[g], y[s])`` calls."""
-    names = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                node.func.id == "GameView" and len(node.args) > position:
-            arg = node.args[position]
-            if isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Name):
-                names.append(arg.value.id)
-    return names
+    return [node.args[position].value.id for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "GameView" and len(node.args) > position
+            and isinstance(node.args[position], ast.Subscript)
+            and isinstance(node.args[position].value, ast.Name)]
 
 
 def _menu_entry(tree, mapping, key):
-    """The expression bound last (in source order) to ``mapping[key]``: in a dict display
-    assigned to mapping, or by ``mapping[key] = ...``, anywhere in the module (the starter's
-    menus sit in its ``__main__`` block)."""
+    """The expression bound last in the module to ``mapping[key]`` (dict display or item)."""
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
             continue
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
             if isinstance(target, ast.Name) and target.id == mapping and \
                     isinstance(node.value, ast.Dict):
                 pairs = zip(node.value.keys, node.value.values, strict=True)
@@ -197,8 +152,7 @@ def _bindings(tree):
                 else:
                     bound[alias.asname or alias.name] = (node.module, alias.name)
         elif isinstance(node, ast.Import):
-            for alias in node.names:
-                bound[alias.asname or alias.name] = (alias.name, "")
+            bound.update({a.asname or a.name: (a.name, "") for a in node.names})
     return bound
 
 

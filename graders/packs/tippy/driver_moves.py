@@ -1,17 +1,10 @@
-"""Which square a student's move stands for: learned once per board size, from the moves.
+"""Which square a student's move stands for, learned once per board size (child side).
 
-Imported by ``driver.py`` (copied beside it into the sandbox); stdlib only, never imports
-``graders``. The driver knows every square it played, so it never reads the student's board:
-it only needs, for each move object, the square it marks. That is learned from the opening
-moves of a new n x n game (``possible_next_moves()`` on the empty board), in this order:
-
-1. coordinates: two whole numbers (or one running index) found in the same place of every
-   opening move, in its attributes, its ``repr`` or its ``str``, that together name each of the
-   n * n squares exactly once (0- or 1-based; rows and columns may be swapped or counted from
-   the other side: those are symmetries of the square, under which the tippy rules hold);
-2. effect: each opening move applied to the new game, and the one new pair of numbers (or the
-   one changed character) that ``str`` of the new state shows; later moves are then known by
-   their ``repr``/``str`` text or by ``==`` with an opening move.
+From the opening moves of a new game: 1. coordinates, two whole numbers (or one running index)
+in the same place of every move (an attribute, its repr or str) naming each square once (0- or
+1-based, rows and columns in either order: symmetries under which the rules hold); 2. effect,
+the new pair of numbers (or the one changed character) str(state) shows after each opening
+move; later moves are then known by their repr/str or by == with an opening move.
 """
 
 import builtins
@@ -25,8 +18,7 @@ _READERS = {}
 
 
 def new_game(n):
-    """Return TippyGameState('p1', interactive=True) with every prompt answered by n (the
-    student's state class, however named: ``driver_classes``)."""
+    """The student's TippyGameState('p1', interactive=True), every prompt answered by n."""
     state_class = driver_classes.state_class()
     real_input = builtins.input
     builtins.input = lambda prompt="": str(n)
@@ -37,7 +29,7 @@ def new_game(n):
 
 
 def child_of(state, move):
-    """Return state.apply_move(move), applied to a copy so a mutating apply_move spoils nothing."""
+    """state.apply_move(move) on a copy, so that a mutating apply_move spoils nothing."""
     try:
         twin = copy.deepcopy(state)
     except Exception:
@@ -46,7 +38,7 @@ def child_of(state, move):
 
 
 def safe(call):
-    """Return call() as plain data, or {"error": text} when it raises."""
+    """call() as plain data, or {"error": text} when it raises."""
     try:
         value = call()
     except Exception as exc:
@@ -66,14 +58,11 @@ def text_of(thing, show=repr):
 
 def _ints(value):
     """The whole numbers value holds (an int, a short tuple or list of ints, or a text)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return [value]
-    if isinstance(value, (tuple, list)) and len(value) <= 4:
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-            return list(value)
-        return None
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if whole or isinstance(value, (tuple, list)) and len(value) <= 4:
+        values = [value] if whole else list(value)
+        return values if all(isinstance(v, int) and not isinstance(v, bool) for v in values) \
+            else None
     if isinstance(value, str) and len(value) < 200 and " at 0x" not in value:
         return [int(t) for t in _NUMBER.findall(value)]
     return None
@@ -85,16 +74,9 @@ def _features(move):
         fields = dict(vars(move))
     except TypeError:
         fields = {name: getattr(move, name, None) for name in getattr(move, "__slots__", ())}
-    found = {}
-    for name in sorted(fields):
-        numbers = _ints(fields[name])
-        if numbers:
-            found["attribute " + name] = numbers
-    for label, show in (("repr", repr), ("str", str)):
-        numbers = _ints(text_of(move, show))
-        if numbers:
-            found[label] = numbers
-    return found
+    found = {"attribute " + name: _ints(fields[name]) for name in sorted(fields)}
+    found.update(repr=_ints(text_of(move, repr)), str=_ints(text_of(move, str)))
+    return {source: numbers for source, numbers in found.items() if numbers}
 
 
 def _columns(samples):
@@ -107,8 +89,7 @@ def _columns(samples):
 def _span(values, size):
     """The smallest value if values are exactly `size` consecutive numbers, else None."""
     distinct = set(values)
-    low = min(distinct)
-    return low if len(distinct) == size and max(distinct) - low == size - 1 else None
+    return min(distinct) if len(distinct) == size == max(distinct) - min(distinct) + 1 else None
 
 
 class CoordinateReader:
@@ -141,7 +122,7 @@ def _coordinate_reader(n, moves):
             pairs = [(s[col_a[0]][col_a[1]], s[col_b[0]][col_b[1]]) for s in samples]
             lows = (_span([p[0] for p in pairs], n), _span([p[1] for p in pairs], n))
             if None not in lows and len(set(pairs)) == n * n:
-                if _row_like(col_b[0]) or _column_like(col_a[0]):
+                if _like(col_b[0], "row", "yr") or _like(col_a[0], "col", "xc"):
                     # Rows first, as the student named them: messages then use their notation.
                     col_a, col_b, lows = col_b, col_a, lows[::-1]
                 return CoordinateReader(n, [col_a, col_b], list(lows), _where(col_a, col_b))
@@ -152,14 +133,9 @@ def _coordinate_reader(n, moves):
     return None
 
 
-def _row_like(source):
+def _like(source, word, letters):
     name = source.split()[-1].lower().strip("_")
-    return "row" in name or name in ("y", "r")
-
-
-def _column_like(source):
-    name = source.split()[-1].lower().strip("_")
-    return "col" in name or name in ("x", "c")
+    return word in name or (len(name) == 1 and name in letters)
 
 
 def _where(*columns):
@@ -195,13 +171,9 @@ class EffectReader:
 
 def _new_numbers(before, after):
     """The numbers str(state) shows after a move that it did not show before."""
-    rest = list(_ints(before) or [])
-    new = []
+    rest, new = list(_ints(before) or []), []
     for number in _ints(after) or []:
-        if number in rest:
-            rest.remove(number)
-        else:
-            new.append(number)
+        (rest.remove if number in rest else new.append)(number)
     return new
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tippy_testkit import REFERENCE, TEMPLATES, driver_on, workspace_with
 
-from graders.packs.tippy import expect, generate, oracle
+from graders.packs.tippy import checks, generate, oracle
 
 STR_OF_REFERENCE = "        lines = ['   ' + ' '.join(str(c) for c in range(self.size))]"
 
@@ -122,7 +122,7 @@ def test_variants_are_read_like_the_reference(tmp_path, variant):
     for cells, result in zip(games, results, strict=True):
         assert result["board"] == oracle.replay(4, cells) and result["stopped"] is None
         assert result["over"] is True
-        assert result["winner"] == expect.summary(4, cells)["winner"]
+        assert result["winner"] == checks.summary(4, cells)["winner"]
     mutates = variant.startswith("apply_move mutates")
     assert effects["checks"][0]["state_unchanged"] is not mutates
     assert effects["checks"][0]["returned_self"] is mutates

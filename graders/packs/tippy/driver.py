@@ -244,37 +244,31 @@ def run_game_view(answers, later="3", limit=60):
         asked.append(prompt)
         if len(asked) > limit:
             raise EOFError(f"more than {limit} questions; the last: {prompt!r}")
-        line = next(feed, later)
-        print(f"{prompt}{line}")
+        print(f"{prompt}{(line := next(feed, later))}")
         return line
 
     def counted(kind):
         def first_move(self, *args):
             calls[kind] += 1
-            state = args[0] if args else self
-            return state.possible_next_moves()[0]
+            return (args[0] if args else self).possible_next_moves()[0]
         return first_move
 
     patches = [(cls, "get_move", counted("tippy")) for cls in _view_classes("state")]
     patches += [(cls, "suggest_move", counted("minimax")) for cls in _view_classes("minimax")]
-    patches.append((subtract_square_state.SubtractSquareState, "get_move", counted("subtract")))
-    saved = [(cls, name, cls.__dict__.get(name)) for cls, name, _ in patches]
+    patches += [(subtract_square_state.SubtractSquareState, "get_move", counted("subtract")),
+                (builtins, "input", fake_input)]
+    saved = [(target, name, vars(target).get(name)) for target, name, _ in patches]
     out, error = io.StringIO(), None
-    real_input, builtins.input = builtins.input, fake_input
-    for cls, name, stand_in in patches:
-        setattr(cls, name, stand_in)
     try:
+        for target, name, stand_in in patches:
+            setattr(target, name, stand_in)
         with contextlib.redirect_stdout(out):
             runpy.run_path("game_view.py", run_name="__main__")
     except BaseException as exc:  # noqa: BLE001 - SystemExit too: the transcript says why
         error = f"{type(exc).__name__}: {exc}"[:300]
     finally:
-        builtins.input = real_input
-        for cls, name, old in saved:
-            if old is None:
-                delattr(cls, name)
-            else:
-                setattr(cls, name, old)
+        for target, name, old in reversed(saved):
+            setattr(target, name, old) if old is not None else delattr(target, name)
     return {"transcript": out.getvalue()[-20000:], "error": error,
             "tippy_moves": calls["tippy"], "minimax_calls": calls["minimax"]}
 

@@ -7,13 +7,13 @@ For each pack it grades the honest samples (samples that loop or flood are left 
 their cost is their limit, not the harness's) twice, as one batch each, reports included:
 
 1. with ``--jobs 1`` in this process, timers on the engine's seams: the split of a submission's
-   time (see :mod:`cost_split`), and the CPU time per submission;
+   time (see :mod:`cost_split`), and the grader's own CPU time per submission;
 2. with ``--jobs 2`` (two worker processes).
 
 Then it prints a Markdown table: ms per submission at jobs 1 and 2, the speed-up, the minutes a
 class of 1,000 takes at jobs 2, the issue's target and whether it is met. Figures are wall
-clock: on a machine other work is using they grow with its load (the CPU line of the split
-moves much less). Nothing is asserted.
+clock: on a machine other work is using they grow with its load (the grader-CPU line of the
+split moves much less, but leaves out the sandboxed processes). Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def main() -> None:
         report(pack, one)
         two = measure(pack, args.copies, jobs=2)
         bare = 1000 * bare_altnim_seconds(pack) if pack.id == "altnim" else None
-        print(f"  jobs=2: {two.ms_each:.0f} ms each, CPU "
+        print(f"  jobs=2: {two.ms_each:.0f} ms each, grader CPU "
               f"{1000 * two.cpu_seconds / two.count:.0f} ms each", flush=True)
         rows.append(Row(pack.id, one, two, bare))
     isolation = {row.one.isolation.value for row in rows} | {row.two.isolation.value

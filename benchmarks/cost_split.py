@@ -6,9 +6,10 @@ that loop or flood are left out: their cost is their limit, not the harness's) i
 (jobs=1), with timers wrapped around the engine's seams, and prints the exclusive time of each
 part per submission: intake, rule checks, sandbox start-up, student code (time waiting for the
 student's worker), reference calls, program runs (a fresh sandbox per run, start-up included),
-style tools, pytest and the grader tests' own work, report writing. It also prints the CPU time
-per submission (this process and every process it waited for, sandboxes included): wall-clock
-figures move with the machine's load, CPU time much less. For altnim it also prints the
+style tools, pytest and the grader tests' own work, report writing. It also prints the
+grader's CPU time per submission (this process and its pool workers; not the sandboxed
+processes, whose time bubblewrap's reaping keeps from this process's accounts): wall-clock
+figures move with the machine's load, this much less. For altnim it also prints the
 harness/bare ratio: the harness's time per submission over running the student's two programs
 once each with a bare ``python3``. Nothing is asserted.
 
@@ -175,7 +176,8 @@ def report(pack: Pack, measured: Measured) -> None:
     """Print the split of one jobs=1 measurement."""
     count, total, parts = measured.count, measured.seconds, measured.parts
     print(f"\n{pack.id}: {count} honest submissions, {measured.ms_each:.0f} ms each "
-          f"(jobs=1, reports included), CPU {1000 * measured.cpu_seconds / count:.0f} ms each")
+          f"(jobs=1, reports included), grader CPU {1000 * measured.cpu_seconds / count:.0f} ms "
+          "each (sandboxes not counted)")
     apart = left_out(pack)
     if apart:
         print(f"  left out (their cost is their time or output limit): {', '.join(apart)}")

@@ -7,7 +7,9 @@ hidden material (the reference, golden files, hidden inputs) is refused to publi
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import pytest
 from graders.errors import GraderError
 from graders.packs import Pack
 from graders.plugin import STATE, GradingState
-from graders.sandbox import RunResult, Worker
+from graders.sandbox import RunResult, Sandbox, Worker
 from graders.submissions import Submission
 from graders.tools import tool_of
 
@@ -125,6 +127,44 @@ def run_tool(grading_state: GradingState, submission: Submission) -> Callable[..
         )
 
     return run
+
+
+@pytest.fixture
+def run_tool_over(grading_state: GradingState) -> Callable[..., RunResult]:
+    """Run a declared pack tool ONCE over several students' workspaces (a tool that only
+    reads code, say a linter: its start-up is paid once per session, not per student); see
+    :func:`tool_over`."""
+
+    def run(name: str, script: str, args: Sequence[str], folders: Mapping[str, Path]) -> RunResult:
+        return tool_over(grading_state.pack, grading_state.sandbox, name, script, args, folders)
+
+    return run
+
+
+def tool_over(
+    pack: Pack, sandbox: Sandbox, name: str, script: str, args: Sequence[str],
+    folders: Mapping[str, Path],
+) -> RunResult:
+    """Tool ``name`` run once on ``folders`` (folder name -> workspace): each workspace is
+    copied whole into that folder of one fresh sandbox, and the tool starts in their parent
+    with ``args``. Its time and CPU limits are multiplied by the number of folders."""
+    tool = tool_of(pack, name)
+    problem = tool.problem()
+    if problem:
+        raise GraderError(problem)
+    first = next(iter(folders.values()))
+    chunk = Path(tempfile.mkdtemp(prefix=f"chunk-{name}-", dir=first.parent))
+    try:
+        for folder, workspace in folders.items():
+            shutil.copytree(workspace, chunk / folder, symlinks=True)
+        limits = tool.limits(pack.limits)
+        count = max(1, len(folders))
+        limits = replace(limits, wall_seconds=limits.wall_seconds * count,
+                         cpu_seconds=limits.cpu_seconds * count)
+        return sandbox.run(chunk, tool.command(script, args), limits,
+                           harness=sandbox.harness_for(pack.driver), tools={name: tool.home})
+    finally:
+        shutil.rmtree(chunk, ignore_errors=True)
 
 
 @pytest.fixture

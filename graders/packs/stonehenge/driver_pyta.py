@@ -12,19 +12,28 @@ that file is done, so a run stopped by the time limit keeps the files it finishe
 - ``{"file": F, "crash": WHAT}``: python_ta itself raised an exception.
 
 Nothing here imports or runs the student's code: pylint and astroid only read it.
+
+``python -I driver_pyta.py --chunk CONFIG JSON`` (JSON: ``[[FOLDER, [FILE, ...]], ...]``)
+checks several students in one run (python_ta's start-up and astroid's inference of the
+standard library are paid once): each student's files sit in a folder of their own, checked
+from inside it exactly as a run of their own would, and every line carries ``"folder"``.
+Between students astroid forgets every module read from a student folder and every module a
+student file could shadow, so no import resolves to another student's file.
 """
 
 import contextlib
 import io
 import json
 import logging
+import os
 import sys
 
 MAX_PER_KIND = 20
 
 
 def main(argv):
-    config, files = argv[0], argv[1:]
+    chunk = argv[:1] == ["--chunk"]
+    config, rest = (argv[1], argv[2:]) if chunk else (argv[0], argv[1:])
     log = io.StringIO()
     # python_ta logs why it refuses a file; with a root handler in place its basicConfig()
     # keeps this one, so every file's words land here.
@@ -39,8 +48,29 @@ def main(argv):
         "astroid": astroid.__version__,
     }
     emit({"versions": versions})
-    for name in files:
-        emit(check(python_ta, config, name, log))
+    if not chunk:
+        for name in rest:
+            emit(check(python_ta, config, name, log))
+        return
+    home = os.getcwd()
+    for folder, names in json.loads(rest[0]):
+        os.chdir(os.path.join(home, folder))
+        forget_student_modules(astroid, home)
+        for name in names:
+            emit(dict(check(python_ta, config, name, log), folder=folder))
+        os.chdir(home)
+
+
+def forget_student_modules(astroid, home):
+    """Drop from astroid's caches what a student folder gave it, and any module the files
+    of the current folder could shadow (a student's own ``random.py``)."""
+    here = {entry[:-3] if entry.endswith(".py") else entry for entry in os.listdir(".")}
+    manager = astroid.MANAGER
+    for name, module in list(manager.astroid_cache.items()):
+        path = getattr(module, "file", None) or ""
+        if path.startswith(home + os.sep) or name.split(".")[0] in here:
+            del manager.astroid_cache[name]
+    manager._mod_file_cache.clear()
 
 
 def emit(record):

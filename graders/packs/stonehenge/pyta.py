@@ -17,11 +17,13 @@ once. This module parses that run's JSON lines and judges them:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from graders.errors import GraderError
 from graders.sandbox import RunResult
@@ -35,6 +37,7 @@ SECTIONS = {
 }
 
 RunTool = Callable[..., RunResult]
+Checked = tuple[Path, list[str]]  # a student's workspace and the files python_ta checks
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,32 @@ def run(run_tool: RunTool, files: list[str], workspace: str = "student") -> Run:
             slow, refused=f"python_ta did not finish checking it within {result.seconds:.0f} s"
         )
     return Run(reports, versions)
+
+
+def run_chunk(run_tool_over: RunTool, students: dict[str, Checked]) -> dict[str, Run]:
+    """python_ta on several students' files in ONE run (``students``: id -> workspace and the
+    files to check), each student checked in a folder of their own (see driver_pyta.py).
+
+    Only the students whose every file came back are in the answer: one the run did not
+    finish (it ran out of time, python_ta stopped) is left to a run of their own (:func:`run`),
+    which refuses a slow file as usual. Equal to per-student runs: tests/packs/stonehenge.
+    """
+    order = [(f"s{index}", student) for index, student in enumerate(students)]
+    plan = [[folder, students[student][1]] for folder, student in order]
+    folders = {folder: students[student][0] for folder, student in order}
+    result = run_tool_over(TOOL, RUNNER, ["--chunk", CONFIG, json.dumps(plan)], folders)
+    versions, _ = parse(result.stdout)
+    found: dict[str, dict[str, FileReport]] = {}
+    for line in result.stdout.splitlines():
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            record = json.loads(line)
+            found.setdefault(record["folder"], {})[record["file"]] = _report(record)
+    runs = {}
+    for folder, student in order:
+        reports = found.get(folder, {})
+        if set(reports) == set(students[student][1]):
+            runs[student] = Run(reports, versions)
+    return runs
 
 
 # An assessed file parses, so a syntax-error message on it is about a module it imports,

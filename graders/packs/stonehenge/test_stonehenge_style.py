@@ -1,12 +1,13 @@
 """Style: python_ta with the course's a2_pyta.txt, as the handout asks (see pyta.py).
 
-One sandboxed python_ta run per student checks stonehenge.py, strategy.py and every helper
-module of theirs, each file once. Not game_interface.py: its docstring tells students python_ta
-need not be run on it, and they change only its mappings. The criterion is proportional
-(``per_kind`` in assignment.toml): each distinct kind of message costs the same, however many
-lines carry it; kinds python_ta gained after the course are listed, never counted
-(``free_kinds``). A message on a line of the starter's text, or one the unchanged starter file
-gets too, is not the student's.
+One sandboxed python_ta run per grading session checks stonehenge.py, strategy.py and every
+helper module of every student, each file once, each student in a folder of their own (a
+student that run did not finish gets a run of their own). Not game_interface.py: its docstring
+tells students python_ta need not be run on it, and they change only its mappings. The
+criterion is proportional (``per_kind`` in assignment.toml): each distinct kind of message
+costs the same, however many lines carry it; kinds python_ta gained after the course are
+listed, never counted (``free_kinds``). A message on a line of the starter's text, or one the
+unchanged starter file gets too, is not the student's.
 
 No vacuous credit: style is marked only on work that does something. The two files must be
 handed in and changed from the starter, and the game or a minimax strategy must work on a
@@ -78,11 +79,26 @@ def starter_run(run_tool, batch_memo):
 
 
 @pytest.fixture
-def student_run(submission, pack, run_tool, memo):
+def session_runs(grading_state, pack, run_tool_over, batch_memo):
+    """python_ta on every student of the session in ONE run (see pyta.run_chunk); a student
+    it did not finish, or every student when it failed, gets a run of their own."""
+    if "python_ta" not in batch_memo:
+        students = {s.id: (s.workspace, files) for s in grading_state.submissions
+                    if (files := assessed_files(s, pack))}
+        try:
+            batch_memo["python_ta"] = pyta.run_chunk(run_tool_over, students) if students else {}
+        except Exception:  # noqa: BLE001 - each student's own run says what went wrong
+            batch_memo["python_ta"] = {}
+    return batch_memo["python_ta"]
+
+
+@pytest.fixture
+def student_run(submission, pack, run_tool, memo, session_runs):
     """python_ta on this student's assessed files, once for all their style tests."""
     if "python_ta" not in memo:
         files = assessed_files(submission, pack)
-        memo["python_ta"] = pyta.run(run_tool, files) if files else None
+        found = session_runs.get(submission.id) if files else None
+        memo["python_ta"] = found or (pyta.run(run_tool, files) if files else None)
     return memo["python_ta"]
 
 

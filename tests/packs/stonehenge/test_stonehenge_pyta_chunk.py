@@ -1,0 +1,99 @@
+"""python_ta over a whole session in ONE run (pyta.run_chunk) says, for every student, exactly
+what a run of their own (pyta.run) says: imports never cross between students' folders."""
+
+from __future__ import annotations
+
+import ast
+import time
+from pathlib import Path
+
+import pytest
+
+from graders.fixtures import tool_over
+from graders.packs import get_pack
+from graders.packs.stonehenge import pyta
+from graders.sandbox import Sandbox
+from graders.submissions import prepare
+from graders.tools import tool_of
+
+PACK = get_pack("stonehenge")
+
+
+def checked_files(workspace: Path) -> list[str]:
+    """The student's own files that parse, about what the style test checks (any list would
+    do for this equality; starter files would only make each run longer)."""
+    files = []
+    for path in sorted(workspace.glob("*.py"), key=lambda p: (p.name != "stonehenge.py", p.name)):
+        text = path.read_text(encoding="utf-8")
+        starter = PACK.templates_dir / path.name
+        if starter.is_file() and starter.read_text(encoding="utf-8") == text:
+            continue
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        if path.name != "game_interface.py":
+            files.append(path.name)
+    return files
+
+
+@pytest.fixture
+def sandbox():
+    sandbox = Sandbox()
+    yield sandbox
+    sandbox.close()
+
+
+def alone(sandbox: Sandbox, folder: Path, files: list[str]) -> pyta.Run:
+    """A run of the student's own, as the run_tool fixture makes it."""
+    tool = tool_of(PACK, pyta.TOOL)
+
+    def run_tool(name, script, args, workspace="student"):
+        return sandbox.run(folder, tool.command(script, args), tool.limits(PACK.limits),
+                           harness=sandbox.harness_for(PACK.driver), tools={name: tool.home})
+
+    return pyta.run(run_tool, files)
+
+
+@pytest.mark.sandbox
+def test_one_run_over_every_sample_equals_a_run_per_sample(sandbox: Sandbox, tmp_path: Path):
+    assert tool_of(PACK, pyta.TOOL).problem() is None
+    students = {}
+    for sample in sorted((PACK.fixtures_dir / "submissions").iterdir()):
+        if sample.is_dir():
+            submission = prepare(sample, PACK, tmp_path / sample.name)
+            files = checked_files(submission.workspace)
+            if files:
+                students[submission.id] = (submission.workspace, files)
+    assert len(students) > 15
+
+    def run_tool_over(name, script, args, folders):
+        return tool_over(PACK, sandbox, name, script, args, folders)
+
+    started = time.perf_counter()
+    chunked = pyta.run_chunk(run_tool_over, students)
+    print(f"one run: {time.perf_counter() - started:.1f} s for {len(students)} students")
+    started = time.perf_counter()
+    assert set(chunked) == set(students)
+    for student, (workspace, files) in students.items():
+        assert chunked[student] == alone(sandbox, workspace, files), student
+        assert chunked[student].files, student
+    print(f"a run each: {time.perf_counter() - started:.1f} s")
+
+
+def test_a_student_the_chunk_did_not_finish_is_left_out():
+    """A run stopped midway answers for the students it finished only."""
+    header = '{"versions": {"python_ta": "2"}}'
+    done = '{"folder": "s0", "file": "a.py", "messages": [], "count": 0}'
+    half = '{"folder": "s1", "file": "b.py", "messages": [], "count": 0}'
+
+    def run_tool_over(name, script, args, folders):
+        assert list(folders) == ["s0", "s1"] and args[:2] == ["--chunk", pyta.CONFIG]
+        return pyta.RunResult(argv=[], stdout="\n".join([header, done, half, '{"fol']),
+                              stderr="", exit_code=None, timed_out=True,
+                              output_truncated=False, seconds=60.0)
+
+    runs = pyta.run_chunk(run_tool_over, {"ann": (Path("a"), ["a.py"]),
+                                          "bob": (Path("b"), ["b.py", "c.py"])})
+    assert list(runs) == ["ann"]
+    assert runs["ann"].versions == {"python_ta": "2"}

@@ -63,7 +63,8 @@ class _Game:
         facts = {"board": _board(self.n, self.cells), "over": _safe(lambda: state.over),
                  "next_player": _safe(lambda: state.next_player),
                  "winner": {p: _safe(lambda p=p: state.winner(p)) for p in ("p1", "p2")},
-                 "outcome": _safe(state.outcome)}
+                 "outcome": _safe(state.outcome), "text": _safe(lambda: str(state)),
+                 "repr": _safe(lambda: repr(state))}
         if with_moves:
             facts.update(moves=sorted([r, c] for r, c in self.found), odd_moves=self.odd)
         return facts
@@ -135,14 +136,20 @@ def _right_child(game, state, result, cell):
     return cell not in found and turn == _safe(state.opponent)
 
 
-def replay_taken(n, cells):
+def replay_taken(n, cells, after_end=False):
     """Re-apply every move already played (a taken square: apply_move must return None) to the
-    state after cells: [{"cell": [r, c], "returned_none": bool, "result": text or None}]."""
+    state after cells, then, if after_end (the game is over), an opening move per empty square:
+    [{"cell": [r, c], "returned_none": bool, "result": text or None}]."""
     game, _, problem = _replay(n, cells)
     if problem:
         return {"stopped": problem, "results": []}
+    tries = list(zip(game.cells, game.used, strict=True))
+    if after_end:
+        opening = _Game(n).found
+        tries += [(list(cell), opening[cell]) for cell in sorted(opening)
+                  if list(cell) not in game.cells]
     results = []
-    for cell, move in zip(game.cells, game.used, strict=True):
+    for cell, move in tries:
         result = _child(game.state, move)
         results.append({"cell": cell, "returned_none": result is None,
                         "result": None if result is None else _text(result, str)[:300]})
@@ -215,7 +222,46 @@ def move_facts(n):
                 taken = None if left is None else sorted(list(c) for c in free - left)
                 broken.append({"cell": list(cell), "took": taken})
     return {"cells": [list(c) for c in cells], "odd_moves": game.odd, "texts": texts,
-            "not_reusable": broken, "how": game.reader.where}
+            "not_reusable": broken, "how": game.reader.where, "typed": _typed_squares(game)}
+
+
+class _NoMoreInput(BaseException):
+    """The script of answers is used up (not an Exception: a retry loop does not catch it)."""
+
+
+def _typed_squares(game):
+    """The squares get_move() gives a move for, answered a square number, 'row col',
+    'row,col', or row and column on two prompts, counted from 0 or 1 (its text is the
+    student's choice)."""
+    import contextlib
+    import io
+
+    n, found = game.n, set()
+    numbers = range(n + 1)
+    scripts = [[str(i)] for i in range(n * n + 1)]
+    scripts += [[f"{r}{sep}{c}"] for sep in (" ", ",") for r in numbers for c in numbers]
+    scripts += [[str(r), str(c)] for r in numbers for c in numbers]
+    real_input = builtins.input
+    for script in scripts:
+        answers = iter(script)
+
+        def fake_input(prompt="", answers=answers):
+            line = next(answers, None)
+            if line is None:
+                raise _NoMoreInput
+            return line
+        builtins.input = fake_input
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                move = game.state.get_move()
+            cell = game.reader.cell(move) if move is not None else None
+        except (Exception, _NoMoreInput):  # noqa: BLE001 - a refused answer gives no square
+            cell = None
+        finally:
+            builtins.input = real_input
+        if cell is not None:
+            found.add(cell)
+    return sorted([r, c] for r, c in found)
 
 
 def minimax_subtract_square(total):

@@ -58,10 +58,13 @@ def test_minimax_wins_every_game_against_random_play(on_reference_game, batch_me
 
 
 @pytest.mark.public
-@pytest.mark.parametrize("total", [8, 9, 13, 14, 18])
-def test_minimax_plays_subtract_square_too(student, total):
-    amount = student.call("minimax_subtract_square", total)
-    best = oracle.subtract_square_best(total)
-    assert isinstance(amount, int) and amount in best, (
-        f"SubtractSquareState('p1', current_total={total}): suggest_move removed {amount!r}; "
-        f"a best move removes one of {best} (minimax must work for any GameState)")
+@pytest.mark.parametrize(("total", "lost"), [(8, 5), (9, 7), (13, 10), (14, 12), (18, 15)])
+def test_minimax_plays_subtract_square_too(student, total, lost):
+    """A won total, and a lost one (where every move loses, minimax must still move)."""
+    for start in (total, lost):
+        amount = student.call("minimax_subtract_square", start)
+        best = oracle.subtract_square_best(start)
+        assert isinstance(amount, int) and amount in best, (
+            f"SubtractSquareState('p1', current_total={start}): suggest_move removed "
+            f"{amount!r}; a best move removes one of {best} (minimax must work for any "
+            "GameState)")

@@ -16,8 +16,11 @@ SIZES = [3, 4, 5, 6]
 @pytest.mark.public
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
 def test_state_starts_empty_with_the_size_asked(student, n):
-    checks.equal(checks.pick(student.call("play", n, [])["final"]), checks.summary(n, []),
+    got = student.call("play", n, [])["final"]
+    checks.equal(checks.pick(got), checks.summary(n, []),
                  what=f"TippyGameState('p1', interactive=True) answering {n} to the size prompt")
+    for key, shown in (("repr", "repr"), ("text", "str")):  # abstract in GameState: any text
+        assert isinstance(got[key], str), f"{shown}() of a new state gave {got[key]!r}"
 
 
 @pytest.mark.public
@@ -47,14 +50,18 @@ def test_state_tie_on_a_full_board(student, n):
 @pytest.mark.public
 @pytest.mark.parametrize("n", SIZES)
 def test_state_refuses_taken_squares(student, n):
-    cells = generate.random_game(n, 5, stop_at_empty=n * n - 5)
-    got = student.call("replay_taken", n, cells)
-    accepted = [r for r in got["results"] if not r["returned_none"]]
-    assert not got["stopped"], f"could not replay {checks.game_text(cells)}: {got['stopped']}"
-    assert not accepted, (
-        f"after {checks.game_text(cells)}, apply_move must return None for a move on a taken "
-        f"square, but replaying the move on {tuple(accepted[0]['cell'])} gave a state: "
-        f"{accepted[0]['result']}")
+    """apply_move returns None for a move on a taken square, or any move once the game is
+    over (the loser's last chance: a won game with empty squares left)."""
+    won = generate.tippy_games(n, "p2")[0][1]
+    for cells in (generate.random_game(n, 5, stop_at_empty=n * n - 5), won):
+        got = student.call("replay_taken", n, cells, cells is won)
+        accepted = [r for r in got["results"] if not r["returned_none"]]
+        played = checks.game_text(cells)
+        assert not got["stopped"], f"could not replay {played}: {got['stopped']}"
+        assert not accepted, (
+            f"after {played}{' (O has won)' if cells is won else ''}, apply_move must return "
+            f"None for a move on a taken square or after the end, but the move on "
+            f"{tuple(accepted[0]['cell'])} gave a state: {accepted[0]['result']}")
 
 
 @pytest.mark.public
@@ -87,7 +94,8 @@ def test_state_random_games_follow_the_rules(student, n):
 @pytest.mark.public
 def test_state_rough_outcome_is_between_lose_and_win(student):
     for n in (3, 4):
-        games = [generate.random_game(n, seed, stop_at_empty=n * n // 2) for seed in range(4)]
+        games = [generate.random_game(n, seed, stop_at_empty=empty) for seed in range(4)
+                 for empty in (n * n // 2, 2)]
         for cells, value in zip(games, student.call("rough_outcomes", n, games), strict=True):
             ok = isinstance(value, int | float) and not isinstance(value, bool) and -1 <= value <= 1
             assert ok, f"rough_outcome() after {checks.game_text(cells)} gave {value!r}, not " \
@@ -150,3 +158,8 @@ def test_move_still_means_its_square_later(student):
         "a TippyMove taken from one state must mark the same square when applied to a later "
         "state where that square is still empty (get_move builds new moves, and GameView "
         f"applies them): {got['not_reusable'][:3]}")
+    missing = [(r, c) for r in range(4) for c in range(4) if [r, c] not in got["typed"]]
+    assert not missing, (
+        f"get_move() on a new 4 x 4 game gave no move for square(s) {missing} whatever was "
+        "typed (a square number, 'row col', 'row,col', or row and column at two prompts, "
+        "counted from 0 or 1)")

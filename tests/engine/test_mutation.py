@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from graders import mutation
 from graders.batch import BatchOutcome
 from graders.cli import main
 from graders.commands import selfcheck
@@ -206,3 +207,11 @@ def test_grade_list_shows_the_recorded_score(tmp_path):
     assert list_label(pack) == "mutants 96 %"
     shutil.rmtree(tmp_path)
     assert list_label(pack) == "mutants: not measured"
+
+
+def test_a_reference_short_of_full_marks_stops_the_run(monkeypatch, capsys):
+    broken_control = _outcome(90).results[0]
+    broken_control.student = mutation.CONTROL
+    monkeypatch.setattr(mutation, "_grade", lambda *args: {mutation.CONTROL: broken_control})
+    assert main(["selfcheck", "altnim", "--mutants", "--no-samples", "--limit", "1"]) == 2
+    assert "the unmutated reference does not get full marks: 90/100" in capsys.readouterr().err

@@ -14,11 +14,9 @@ import warnings
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from cosmic_ray.ast import ast_nodes, get_ast
-from cosmic_ray.mutating import mutate_code
-
-from graders.mutation.operators import operators
+from graders.errors import GraderError
 
 
 @dataclass(frozen=True)
@@ -50,6 +48,7 @@ def mutants_of(source: str, file: str, skip_lines: Iterable[int] = ()) -> list[M
     A mutation that does not compile, or compiles to the same program (same AST), is dropped;
     of two operators making the same file, the first is kept.
     """
+    ast_nodes, get_ast, mutate_code, operators = _library()
     skipped = set(skip_lines)
     original = _dump(source)
     lines = source.splitlines()
@@ -75,6 +74,20 @@ def mutants_of(source: str, file: str, skip_lines: Iterable[int] = ()) -> list[M
                 before=before, after=after, source=mutated,
             ))
     return found
+
+
+def _library() -> tuple[Any, Any, Any, Any]:
+    """cosmic-ray, imported only when mutants are made: every `grade` command imports this
+    package (commands register by import), and only this one needs the library."""
+    try:
+        from cosmic_ray.ast import ast_nodes, get_ast
+        from cosmic_ray.mutating import mutate_code
+
+        from graders.mutation.operators import operators
+    except ImportError as exc:
+        raise GraderError(f"mutation testing needs cosmic-ray ({exc}): "
+                          "pip install cosmic-ray==8.7.0") from None
+    return ast_nodes, get_ast, mutate_code, operators
 
 
 def _dump(source: str) -> str | None:

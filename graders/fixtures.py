@@ -9,7 +9,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -147,7 +146,9 @@ def tool_over(
 ) -> RunResult:
     """Tool ``name`` run once on ``folders`` (folder name -> workspace): each workspace is
     copied whole into that folder of one fresh sandbox, and the tool starts in their parent
-    with ``args``. Its time and CPU limits are multiplied by the number of folders."""
+    with ``args``. The tool's own limits hold for the whole run (a file that stalls the tool
+    costs one limit per run, not one per student): what a stopped run did not reach is the
+    caller's to run student by student."""
     tool = tool_of(pack, name)
     problem = tool.problem()
     if problem:
@@ -157,11 +158,7 @@ def tool_over(
     try:
         for folder, workspace in folders.items():
             shutil.copytree(workspace, chunk / folder, symlinks=True)
-        limits = tool.limits(pack.limits)
-        count = max(1, len(folders))
-        limits = replace(limits, wall_seconds=limits.wall_seconds * count,
-                         cpu_seconds=limits.cpu_seconds * count)
-        return sandbox.run(chunk, tool.command(script, args), limits,
+        return sandbox.run(chunk, tool.command(script, args), tool.limits(pack.limits),
                            harness=sandbox.harness_for(pack.driver), tools={name: tool.home})
     finally:
         shutil.rmtree(chunk, ignore_errors=True)

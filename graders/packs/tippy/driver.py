@@ -92,7 +92,16 @@ def play(n, cells, every_step=False):
     """{"final": summary after cells, "steps": [summary before each move] if every_step,
     "stopped": None or {"at": index, "cell": [r, c], "why": text}}."""
     game, steps, problem = _replay(n, cells, every_step)
-    return {"final": game.summary(), "steps": steps, "stopped": problem}
+    return {"final": dict(game.summary(), own_instructions=_own_instructions(game.state)),
+            "steps": steps, "stopped": problem}
+
+
+def _own_instructions(state):
+    """True if state's instructions are some text other than GameState's placeholder."""
+    from game_state import GameState
+
+    return _safe(lambda: isinstance(state.instructions, str) and bool(state.instructions.strip())
+                 and state.instructions != GameState("p1").instructions)
 
 
 def play_many(n, games):
@@ -236,7 +245,7 @@ def _typed_squares(game):
     import contextlib
     import io
 
-    n, found = game.n, set()
+    n, found, crashed = game.n, set(), []
     numbers = range(n + 1)
     scripts = [[str(i)] for i in range(n * n + 1)]
     scripts += [[f"{r}{sep}{c}"] for sep in (" ", ",") for r in numbers for c in numbers]
@@ -256,12 +265,17 @@ def _typed_squares(game):
                 move = game.state.get_move()
             cell = game.reader.cell(move) if move is not None else None
         except (Exception, _NoMoreInput):  # noqa: BLE001 - a refused answer gives no square
-            cell = None
+            continue
         finally:
             builtins.input = real_input
         if cell is not None:
             found.add(cell)
-    return sorted([r, c] for r, c in found)
+        else:  # off the board: apply_move must refuse it (GameView then asks again)
+            try:
+                _child(game.state, move)
+            except Exception as exc:  # noqa: BLE001 - the student's crash is the answer
+                crashed.append(f"typed {script}: {type(exc).__name__}: {exc}"[:200])
+    return {"squares": sorted([r, c] for r, c in found), "crashed": crashed}
 
 
 def minimax_subtract_square(total):

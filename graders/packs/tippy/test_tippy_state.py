@@ -21,6 +21,8 @@ def test_state_starts_empty_with_the_size_asked(student, n):
                  what=f"TippyGameState('p1', interactive=True) answering {n} to the size prompt")
     for key, shown in (("repr", "repr"), ("text", "str")):  # abstract in GameState: any text
         assert isinstance(got[key], str), f"{shown}() of a new state gave {got[key]!r}"
+    assert got["own_instructions"] is True, "a TippyGameState's instructions (shown before " \
+        f"the game starts) must say how to play tippy: {got['own_instructions']}"
 
 
 @pytest.mark.public
@@ -158,8 +160,12 @@ def test_move_still_means_its_square_later(student):
         "a TippyMove taken from one state must mark the same square when applied to a later "
         "state where that square is still empty (get_move builds new moves, and GameView "
         f"applies them): {got['not_reusable'][:3]}")
-    missing = [(r, c) for r in range(4) for c in range(4) if [r, c] not in got["typed"]]
+    typed = got["typed"]
+    missing = [(r, c) for r in range(4) for c in range(4) if [r, c] not in typed["squares"]]
     assert not missing, (
         f"get_move() on a new 4 x 4 game gave no move for square(s) {missing} whatever was "
         "typed (a square number, 'row col', 'row,col', or row and column at two prompts, "
         "counted from 0 or 1)")
+    assert not typed["crashed"], (
+        "apply_move must return None for a move off the board that get_move() gave (GameView "
+        f"then asks again), but it raised: {typed['crashed'][0]}")

@@ -310,6 +310,11 @@ def _describe(results: object) -> str:
     return "the worker returned no result for this student"
 
 
+# Files in a pack folder that describe its tests and never change a mark (`grade selfcheck
+# --mutants` writes and reads them): a new mutation score regrades nobody.
+NEVER_A_MARK = frozenset({"mutation.json", "equivalent_mutants.toml"})
+
+
 def digest_pack(pack: Pack, *, hidden: bool = True) -> str:
     """Changes when anything that could change a mark changes (tests, data, hidden inputs,
     engine). ``hidden=False`` (the student pre-check) never touches reference code, golden
@@ -323,7 +328,8 @@ def digest_pack(pack: Pack, *, hidden: bool = True) -> str:
     files = engine + [p for tree in trees if tree.is_dir() for p in tree.rglob("*")]
     roots = (PACKAGE_DIR.parent, pack.root)
     named = {relative_name(path, roots): path for path in files
-             if path.is_file() and "__pycache__" not in path.parts}
+             if path.is_file() and "__pycache__" not in path.parts
+             and path.name not in NEVER_A_MARK}
     for name in sorted(named):
         hasher.update(name.encode() + b"\0" + named[name].read_bytes())
     return hasher.hexdigest()

@@ -15,7 +15,7 @@ import pytest
 from graders import parallel
 from graders.batch import BatchRequest, digest_pack, grade_batch, relative_name
 from graders.cli import main
-from graders.packs import get_pack
+from graders.packs import get_pack, load_pack
 from graders.parallel import GradeOptions, grading_key
 from graders.report import ReportWriter
 from graders.sandbox import Isolation
@@ -169,6 +169,19 @@ def test_the_pack_digest_is_the_same_wherever_the_trees_are(tmp_path: Path):
     golden = next(path for path in second.golden_dir.iterdir() if path.is_file())
     golden.write_text(golden.read_text() + "changed\n")
     assert digest_pack(first) != digest_pack(second)
+
+
+def test_a_mutation_score_changes_no_digest(tmp_path: Path):
+    """`grade selfcheck --mutants --record` writes into the pack folder; no one is regraded."""
+    folder = tmp_path / "packs" / "altnim"
+    shutil.copytree(PACK.dir, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    pack = load_pack(folder, PACK.root)
+    before = digest_pack(pack)
+    (folder / "mutation.json").write_text('{"score": 12.5}')
+    (folder / "equivalent_mutants.toml").write_text("# none\n")
+    assert digest_pack(pack) == before
+    (folder / "assignment.toml").write_text((folder / "assignment.toml").read_text() + "\n")
+    assert digest_pack(pack) != before
 
 
 def test_relative_names_come_from_the_deepest_root_holding_the_path():

@@ -66,7 +66,10 @@ class LockedSpec(Strict):
 
 
 class LimitsSpec(Strict):
-    wall_seconds: float = Field(10.0, gt=0, le=600, description="Wall-clock limit per call/run.")
+    wall_seconds: float = Field(
+        10.0, gt=0, le=600,
+        description="Wall-clock limit per program run (and per worker call, unless "
+        "call_seconds says otherwise).")
     cpu_seconds: int = Field(10, gt=0, le=600, description="CPU-time limit per call/run.")
     memory_mb: int = Field(512, ge=64, le=8192, description="Address-space limit per process.")
     processes: int = Field(32, ge=4, le=1024, description="Processes the sandbox may run.")
@@ -77,6 +80,12 @@ class LimitsSpec(Strict):
     )
     open_files: int = Field(64, ge=16, le=4096, description="Open file descriptors.")
     output_kb: int = Field(256, ge=1, le=65536, description="Captured stdout/stderr kept.")
+    call_seconds: float | None = Field(
+        None, gt=0, le=600,
+        description="Wall-clock limit per call of the student's worker from a grader test "
+        "(default: wall_seconds); a short one fails a looping function fast. A test may still "
+        "pass its own `timeout=`.",
+    )
 
     def to_limits(self) -> Limits:
         return Limits(**self.model_dump())

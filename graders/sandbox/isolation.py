@@ -75,10 +75,16 @@ class Limits:
     disk_mb: int = 64
     open_files: int = 64
     output_kb: int = 256
+    call_seconds: float | None = None  # one call of a student's worker; None: wall_seconds
 
     @property
     def output_bytes(self) -> int:
         return self.output_kb * 1024
+
+    @property
+    def per_call(self) -> float:
+        """Wall-clock seconds one call of a student's worker may take."""
+        return self.call_seconds if self.call_seconds is not None else self.wall_seconds
 
 
 def sandbox_python() -> str:

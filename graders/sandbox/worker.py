@@ -156,7 +156,7 @@ class Worker:
             "stdin": stdin,
             "cpu_seconds": self.limits.cpu_seconds,
         }
-        limit = timeout if timeout is not None else self.limits.wall_seconds
+        limit = timeout if timeout is not None else self.limits.per_call
         try:
             self._send(request)
         except OSError:

@@ -153,6 +153,25 @@ def test_an_infinite_loop_is_stopped_and_the_worker_restarts(worker):
     assert worker.restarts == 1
 
 
+def test_call_seconds_stops_a_call_before_the_run_limit(sandbox, tmp_path: Path):
+    """``[limits] call_seconds``: a looping function is stopped after the short per-call
+    limit, not the program-run limit; a test's own ``timeout=`` still wins."""
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER)
+    limits = replace(LIMITS, wall_seconds=30, call_seconds=0.5)
+    assert limits.per_call == 0.5 and replace(limits, call_seconds=None).per_call == 30
+    with sandbox.worker(workspace, driver, limits, "test") as live:
+        started = time.monotonic()
+        with pytest.raises(StudentTimeout):
+            live.call("spin")
+        assert time.monotonic() - started < 5
+        with pytest.raises(StudentTimeout):
+            live.call("spin", timeout=1.5)
+        assert time.monotonic() - started >= 2
+
+
 def test_after_two_timeouts_later_calls_fail_at_once(worker):
     for _ in range(2):
         with pytest.raises(StudentTimeout):

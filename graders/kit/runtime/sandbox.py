@@ -250,7 +250,7 @@ class Worker:
         request_id = secrets.randbits(62)
         request = {"id": request_id, "op": op, "args": list(args), "kwargs": kwargs,
                    "stdin": stdin, "cpu_seconds": self.limits.cpu_seconds}
-        limit = timeout if timeout is not None else self.limits.wall_seconds
+        limit = timeout if timeout is not None else self.limits.per_call
         data = json.dumps(request).encode("utf-8")
         try:
             self.process.stdin.write(struct.pack(">I", len(data)) + data)

@@ -12,5 +12,5 @@ def game_text(board: list[int], path: list[list[int]]) -> str:
 
 
 def call(worker: Any, pack: Any, op: str, *args: Any) -> Any:
-    """Driver operation ``op`` under the pack's rule, with the short per-call timeout."""
-    return worker.call(op, *args, pack.settings["rule"], timeout=pack.settings["call_seconds"])
+    """Driver operation ``op`` under the pack's rule (``[limits] call_seconds`` holds)."""
+    return worker.call(op, *args, pack.settings["rule"])

@@ -19,7 +19,7 @@ def test_settings_are_usable():
     settings = PACK.settings
     assert settings["rule"] in ("misere", "normal")
     assert settings["transcript_mode"] in MODE_NAMES
-    assert 0 < settings["call_seconds"] < settings["replay_seconds"] <= PACK.limits.wall_seconds
+    assert 0 < PACK.limits.per_call < settings["replay_seconds"] <= PACK.limits.wall_seconds
     assert PACK.declaration.max_points == 100
 
 

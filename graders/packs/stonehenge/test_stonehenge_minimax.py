@@ -20,7 +20,8 @@ SPEC_POSITIONS = [
 ]
 POSITIONS = SPEC_POSITIONS + generate.search_positions(seed=2018, count=10)
 PUBLIC_TOTALS = [4, 18]
-HIDDEN_TOTALS = [13, 14]
+# 2 leaves exactly one legal move (subtract 1): a strategy must still return it.
+HIDDEN_TOTALS = [13, 14, 2]
 NAMES = {"mr": "recursive", "mi": "iterative"}
 
 

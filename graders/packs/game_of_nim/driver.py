@@ -321,6 +321,7 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
 
     with contextlib.redirect_stdout(stray):
         student_game = new_game(board, rule)
+    shown = _displayed(student_game)
     error = None
     saved_input = builtins.input
     builtins.input = scripted_input
@@ -340,7 +341,20 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
         "transcript": transcript.getvalue(),
         "stray_output": stray.getvalue()[:STRAY_LIMIT],
         "error": error,
+        "displayed": shown,
     }
+
+
+def _displayed(game) -> str | None:
+    """What ``game.display(game.initial)`` prints (the main shows every state through it), or
+    None when it raises: the replay reports the game's own errors."""
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            game.display(game.initial)
+    except Exception:  # noqa: BLE001 - a broken display is judged by what it printed: nothing
+        return None
+    return printed.getvalue()[:STRAY_LIMIT]
 
 
 def compat(board: list, rule: str = "misere") -> dict:

@@ -3,8 +3,9 @@
 The expectations come from the pack's own pure oracle (``generate.py``), so the tests that
 check what the handout states are public (the student pre-check runs them). Player labels are
 whatever the submission uses: the first label is whoever moves first, the second whoever
-moves next. Utilities are judged by sign and from the first player's side only, where the
-handout's "+1 if MAX wins, -1 if MIN wins" and the AIMA habit (the value for ``player``) agree.
+moves next. Utilities must be exactly +1 or -1 (as the handout says) and are asked from the
+first player's side only, where the handout's "+1 if MAX wins, -1 if MIN wins" and the AIMA
+habit (the value for ``player``) agree.
 No vacuous credit: a property (moves are tuples, the input state is left unchanged, the game
 is over or not) earns its share only where the function under test also does its job.
 """
@@ -216,10 +217,10 @@ def test_utility(student, pack, case):
         f"{game_text(board, path)}: {taker} took the last object, so under the {rule} rule "
         f"the first player ({first!r}{alias}) {'wins' if wins else 'loses'}"
     )
-    sign = "positive" if wins else "negative"
+    sign = "+1" if wins else "-1"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         problem = f"{story}, but utility(state, {first!r}) returned {value!r}, not a number"
-    elif (value > 0) if wins else (value < 0):
+    elif value == (1 if wins else -1):
         return
     else:
         problem = (

@@ -135,6 +135,32 @@ def test_handout_transcript(student, pack, public_file):
         raise Mismatch(
             f"{exc.message}\nThe game stopped early: {out['error']}", exc.details
         ) from None
+    expect_shows_board(out.get("displayed"), settings["handout_board"])
+
+
+def expect_shows_board(displayed: str | None, board: list[int]) -> None:
+    """The class's own display() prints something for a state. The replay shows every board
+    itself (the display format is not graded), but the handout's main shows them through
+    display(): "current state: board: [6, 5, 3, 1]". The default Game.display passes."""
+    if displayed and displayed.strip():
+        return
+    raise Mismatch(
+        f"display(state) printed nothing for GameOfNim({board}).initial: the handout's main "
+        'shows every board through it ("current state: board: [6, 5, 3, 1]"); print the '
+        "board, or keep the default Game.display",
+        {
+            "kind": "fields",
+            "what": "what display(initial state) printed",
+            "rows": [
+                {
+                    "field": "display(state)",
+                    "expected": "the board, in any format",
+                    "got": "an error" if displayed is None else "nothing",
+                    "ok": False,
+                }
+            ],
+        },
+    )
 
 
 # -- notes: what the handout does not grade (never costs marks) -------------------------------

@@ -115,6 +115,17 @@ def test_replay_reproduces_the_handout_transcript(ref: NimEnv) -> None:
     assert out["error"] is None and out["stray_output"] == ""
     assert out["transcript"].split() == HANDOUT_TRANSCRIPT.split()
     assert out["transcript"].endswith("board: [0, 0, 0, 0]\nMAX won the game\n")
+    assert out["displayed"] == "board: [7, 5, 3, 1]\n"  # the class's own display()
+
+
+def test_replay_reports_a_display_that_prints_nothing_or_fails(
+    ref: NimEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cls = type(ref.driver.new_game([1]))
+    monkeypatch.setattr(cls, "display", lambda self, state: None)
+    assert ref.driver.replay([1], ["(0,1)"])["displayed"] == ""
+    monkeypatch.setattr(cls, "display", lambda self, state: 1 / 0)
+    assert ref.driver.replay([1], ["(0,1)"])["displayed"] is None
 
 
 def test_replay_prints_what_the_real_main_program_prints(

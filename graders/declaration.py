@@ -283,6 +283,13 @@ class Declaration(Strict):
     def max_points(self) -> float:
         return sum(criterion.points for criterion in self.criteria)
 
+    def golden_spec(self, name: str) -> GoldenSpec:
+        """The declared golden file ``name`` (a grader test replays its runs on a student)."""
+        for spec in self.golden:
+            if spec.name == name:
+                return spec
+        raise KeyError(f"no [[golden]] named {name!r} in the declaration")
+
 
 def load_declaration(path: Path) -> Declaration:
     """Read and validate one declaration; errors name the file, key and bad value."""

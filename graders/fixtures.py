@@ -19,6 +19,7 @@ from graders.packs import Pack
 from graders.plugin import STATE, GradingState
 from graders.sandbox import RunResult, Sandbox, Worker
 from graders.submissions import Submission
+from graders.testing import TextMode, expect_program_output
 from graders.tools import tool_of
 
 
@@ -197,6 +198,32 @@ def golden(grading_state: GradingState) -> Callable[[str], str]:
 def public_file(grading_state: GradingState) -> Callable[[str], str]:
     """``public_file(name)``: the text of a file of the public starter kit."""
     return grading_state.pack.template_text
+
+
+@pytest.fixture
+def expect_golden(
+    pack: Pack,
+    run_program: Callable[..., RunResult],
+    golden: Callable[[str], str],
+    public_file: Callable[[str], str],
+) -> Callable[..., None]:
+    """``expect_golden(name, mode="exact", what=None)``: replay the runs of the declared
+    ``[[golden]]`` file ``name`` on the student's workspace and diff their joined output with
+    it (a public file through ``public_file``, a hidden one through ``golden``). After a run
+    that times out the rest are not waited for: they would time out too."""
+
+    def check(name: str, *, mode: TextMode = "exact", what: str | None = None) -> None:
+        spec = pack.declaration.golden_spec(name)
+        runs: list[RunResult] = []
+        for run in spec.runs:
+            runs.append(run_program(run.argv, stdin=run.stdin, inputs=run.inputs))
+            if runs[-1].timed_out:
+                break
+        expected = public_file(name) if spec.public else golden(name)
+        expect_program_output(runs, expected, pack.limits, mode=mode, joiner=spec.joiner,
+                              what=what or f"output vs {name}")
+
+    return check
 
 
 def hidden(grading_state: GradingState, what: str) -> Path:

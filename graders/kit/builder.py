@@ -55,6 +55,7 @@ def manifest(pack: Pack, shares: dict[str, float]) -> dict:
         criterion["tests"] = sorted(t for t in shares if any(
             fnmatch(t, pattern) for pattern in criterion["tests"]))
     data["tests"] = {"visibility": {}}
+    data["golden"] = [g for g in data["golden"] if g["public"]]  # hidden runs stay too
     return {
         "id": pack.id,
         "title": pack.title,

@@ -32,7 +32,7 @@ SAMPLES = (
 )
 PACK_FILES = {
     "__init__.py", "assignment.toml", "driver.py", "checks.py", "oracle.py", "generate.py",
-    "golden.py", "test_subtract_square_rules.py", "test_subtract_square_game.py",
+    "test_subtract_square_rules.py", "test_subtract_square_game.py",
 }
 
 

@@ -1,8 +1,9 @@
 """altNim grader tests: parent side, on plain data from the sandbox only.
 
-Public tests (the student pre-check runs them) diff the locked programs' output with the
-public golden scripts. Hidden tests compare each function with the reference on generated
-states; Hypothesis shrinks a disagreement to the smallest state, shown in the report.
+Public tests (the student pre-check runs them) replay the declared golden runs (`[[golden]]`)
+and diff the locked programs' output with the public golden scripts. Hidden tests compare each
+function with the reference on generated states; Hypothesis shrinks a disagreement to the
+smallest state, shown in the report.
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graders.packs.altnim.golden import HIDDEN_RUN, SEPARATOR, game_runs
-from graders.testing import expect_equal, expect_keys, expect_program_output, grading_settings
+from graders.testing import expect_equal, expect_keys, grading_settings
 
 FLAGS = [(start_odd, action_state) for start_odd in (True, False) for action_state in range(4)]
 APPLIED = {"state", "input_unchanged"}
@@ -25,38 +25,17 @@ def show(num: int, odd: bool, state: int) -> str:
 
 
 @pytest.mark.public
-def test_out_script(run_program, public_file, pack):
-    run = run_program(["python3", "testAltNim.py"])
-    expect_program_output(
-        run,
-        public_file("out.script"),
-        pack.limits,
-        mode="exact",
-        what="output of testAltNim.py vs out.script",
-    )
+def test_out_script(expect_golden):
+    expect_golden("out.script", what="output of testAltNim.py vs out.script")
 
 
-def test_out_script_on_hidden_states(run_program, golden, pack):
-    run = run_program(HIDDEN_RUN.argv, inputs=HIDDEN_RUN.inputs)
-    expect_program_output(run, golden("out-hidden.script"), pack.limits, mode="exact",
-                          what="output of the hidden test script (other states)")
+def test_out_script_on_hidden_states(expect_golden):
+    expect_golden("out-hidden.script", what="output of the hidden test script (other states)")
 
 
 @pytest.mark.public
-def test_game_transcript(run_program, public_file, pack):
-    runs = []
-    for game in game_runs():
-        runs.append(run_program(game.argv, stdin=game.stdin))
-        if runs[-1].timed_out:
-            break  # the other games would time out too: do not wait for them
-    expect_program_output(
-        runs,
-        public_file("altNim.script"),
-        pack.limits,
-        mode="rstrip",
-        joiner=SEPARATOR,
-        what="altNim.py transcript of the three games",
-    )
+def test_game_transcript(expect_golden):
+    expect_golden("altNim.script", mode="rstrip", what="altNim.py transcript of the three games")
 
 
 def test_removals_match_reference(student, reference):

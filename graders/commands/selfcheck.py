@@ -13,7 +13,13 @@ from graders.mutation import TARGET, MutationRun, grade_mutants, plan
 from graders.mutation.equivalents import EQUIVALENTS, write_record
 from graders.mutation.mutants import Mutant
 from graders.packs import Pack, get_pack
-from graders.selfcheck import describe, expected_by_student, grade_samples, mismatches
+from graders.selfcheck import (
+    declaration_problems,
+    describe,
+    expected_by_student,
+    grade_samples,
+    mismatches,
+)
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -40,7 +46,8 @@ def say(text: str) -> None:
               help="Mutation score (%) below which the command fails.")
 def command(assignment: str, mutants: bool, samples: bool, jobs: int, limit: int | None,
             seed: int, record: bool, target: float) -> None:
-    """Check pack ASSIGNMENT: every sample gets exactly its expected marks (exit 1 if not);
+    """Check pack ASSIGNMENT: it has what every pack needs (samples, a do_nothing sample,
+    handout citations) and every sample gets exactly its expected marks (exit 1 if not);
     with --mutants, its tests catch at least --target % of the mutants (exit 1 if not)."""
     pack = get_pack(assignment)
     failed = False
@@ -59,7 +66,11 @@ def command(assignment: str, mutants: bool, samples: bool, jobs: int, limit: int
 
 
 def check_samples(pack: Pack) -> bool:
-    """Grade the samples; print each one whose marks differ from its expected.json."""
+    """What every pack needs, then the samples graded: print each sample whose marks differ
+    from its expected.json."""
+    lacking = declaration_problems(pack)
+    for problem in lacking:
+        say(f"{pack.id}: {problem}")
     expected = expected_by_student(pack)
     outcome = grade_samples(pack)
     graded = {result.student: result for result in outcome.results}
@@ -76,7 +87,7 @@ def check_samples(pack: Pack) -> bool:
                 say(f"  graded as: {describe(result)}")
     say(f"{pack.id}: {len(expected) - wrong} of {len(expected)} sample(s) get "
                       "their expected marks")
-    return wrong == 0
+    return wrong == 0 and not lacking
 
 
 def print_run(pack: Pack, run: MutationRun) -> None:

@@ -196,6 +196,15 @@ def test_samples_that_differ_from_expected_exit_one_and_are_named(monkeypatch, c
         assert out.strip() == "altnim: 1 of 1 sample(s) get their expected marks"
 
 
+def test_a_pack_lacking_what_every_pack_needs_fails_and_says_what(monkeypatch, capsys):
+    monkeypatch.setattr(selfcheck, "declaration_problems", lambda pack: ["no `do_nothing` sample"])
+    monkeypatch.setattr(selfcheck, "expected_by_student", lambda pack: {"correct": {
+        "total": 100}})
+    monkeypatch.setattr(selfcheck, "grade_samples", lambda pack: _outcome(100))
+    assert main(["selfcheck", "altnim"]) == 1
+    assert "altnim: no `do_nothing` sample" in capsys.readouterr().out
+
+
 def test_grade_list_shows_the_recorded_score(tmp_path):
     pack = dataclasses.replace(PACK, dir=tmp_path)
     assert list_label(pack) == "mutants: not measured"

@@ -128,6 +128,10 @@ HAND_CHECKED = [
     # Visited: root; 1,2,4,4,2,5,7; 2,1,4,5,7,4,1,5 = 16. Evaluated: 4,2,5,7,4,5,7,5 = 8.
     # Deepest: 2-4-1-5 at depth 4. ABF 15/8 = 1.875 -> "1.9".
     ("7 2 3 6 0", (1, -1.0, 16, 8, 4, 1.875)),
+    # n=18 after 1 3 9, depth 1, Min to move: only 18. Node 18 (Max, last 18): Max has 2, 6;
+    # 18 = 2 * 3 * 3, largest prime 3 (not 9, not 1: its last factor is a square), one
+    # multiple -> +0.6. Visited 2, evaluated 1, ABF 1/1.
+    ("18 3 1 3 9 1", (18, 0.6, 2, 1, 1, 1.0)),
 ]
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from graders.rules.main_block import is_main_guard
+from graders.rules._source import is_main_guard
 
 PROGRAM_NAMES = ("main.py",)  # compared case-insensitively: main.py, Main.py, MAIN.py
 IGNORED_NAMES = {"submission_meta.json"}

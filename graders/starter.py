@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from graders.packs import Pack
-from graders.rules.main_block import is_main_guard
+from graders.rules._source import is_main_guard
 
 MIN_CHARS = 8
 MAIN = "__main__"

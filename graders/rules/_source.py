@@ -85,6 +85,19 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
+def is_main_guard(node: ast.stmt) -> bool:
+    """True for ``if __name__ == "__main__":`` (either side of the ``==``)."""
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
+        return False
+    test = node.test
+    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s.id for s in sides if isinstance(s, ast.Name)]
+    values = [s.value for s in sides if isinstance(s, ast.Constant)]
+    return names == ["__name__"] and values == ["__main__"]
+
+
 def require_tree(ctx: RuleContext) -> ast.Module:
     """The parsed tree of ``ctx``; the engine calls tree rules only on sources that parse."""
     if ctx.tree is None:

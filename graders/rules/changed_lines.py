@@ -27,7 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from graders.rules import register
-from graders.rules._source import parse_template, require_tree, scan, shorten
+from graders.rules._source import is_main_guard, parse_template, require_tree, scan, shorten
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
 
 Region = Literal["imports", "main"]
@@ -78,18 +78,9 @@ def region_lines(tree: ast.Module, regions: Sequence[str]) -> frozenset[int]:
     lines: set[int] = set()
     for node in tree.body:
         imports = isinstance(node, ast.Import | ast.ImportFrom) and "imports" in regions
-        if imports or ("main" in regions and _is_main_block(node)):
+        if imports or ("main" in regions and is_main_guard(node)):
             lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
     return frozenset(lines)
-
-
-def _is_main_block(node: ast.stmt) -> bool:
-    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
-        return False
-    parts = [node.test.left, *node.test.comparators]
-    names = {p.id for p in parts if isinstance(p, ast.Name)}
-    texts = {p.value for p in parts if isinstance(p, ast.Constant)}
-    return names == {"__name__"} and texts == {"__main__"}
 
 
 def hunks(template: list[str], source: list[str]) -> list[Hunk]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pydantic import BaseModel, ConfigDict, Field
 
 from graders.rules import register
-from graders.rules._source import require_tree
+from graders.rules._source import is_main_guard, require_tree
 from graders.rules.base import Rule, RuleContext, Violation
 
 
@@ -83,16 +83,10 @@ def mapping_entry(tree: ast.Module, mapping: str, key: str) -> ast.expr | None:
 def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
     """Module-level statements, those of a main block included, in source order."""
     for node in tree.body:
-        if isinstance(node, ast.If) and _is_main_test(node.test):
+        if isinstance(node, ast.If) and is_main_guard(node):
             yield from node.body
         else:
             yield node
-
-
-def _is_main_test(test: ast.expr) -> bool:
-    return isinstance(test, ast.Compare) and len(test.comparators) == 1 and {
-        getattr(test.left, "id", None), getattr(test.comparators[0], "value", None)
-    } == {"__name__", "__main__"}
 
 
 def defined_name(tree: ast.Module, value: ast.expr) -> str | None:

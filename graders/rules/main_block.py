@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pydantic import BaseModel, ConfigDict, Field
 
 from graders.rules import register
-from graders.rules._source import require_tree
+from graders.rules._source import is_main_guard, require_tree
 from graders.rules.base import Rule, RuleContext, Violation
 
 
@@ -37,19 +37,6 @@ class MainBlockOptions(BaseModel):
         default="",
         description="The block as students should write it, quoted in the messages.",
     )
-
-
-def is_main_guard(node: ast.stmt) -> bool:
-    """True for ``if __name__ == "__main__":`` (either side of the ``==``)."""
-    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare):
-        return False
-    test = node.test
-    if len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = [test.left, test.comparators[0]]
-    names = [s.id for s in sides if isinstance(s, ast.Name)]
-    values = [s.value for s in sides if isinstance(s, ast.Constant)]
-    return names == ["__name__"] and values == ["__main__"]
 
 
 @register

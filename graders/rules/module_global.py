@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from graders.rules import register
-from graders.rules._source import require_tree, shorten
+from graders.rules._source import is_main_guard, require_tree, shorten
 from graders.rules.base import Rule, RuleContext, Violation
 
 
@@ -45,18 +45,6 @@ class Binding:
     key: str
     name: str
     node: ast.AST
-
-
-def is_main_guard(test: ast.expr) -> bool:
-    """True for ``__name__ == "__main__"`` (either way round)."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
-        return False
-    if not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = [test.left, test.comparators[0]]
-    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
-    mains = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
-    return len(names) == 1 and len(mains) == 1
 
 
 class ModuleBindings(ast.NodeVisitor):
@@ -155,7 +143,7 @@ class ModuleBindings(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_If(self, node: ast.If) -> None:
-        if self.allow_main_block and is_main_guard(node.test):
+        if self.allow_main_block and is_main_guard(node):
             for statement in node.orelse:
                 self.visit(statement)
         else:

@@ -4,8 +4,10 @@ The course's own tests reach a student's work through a mapping in an interface 
 ``playable_games['h']`` in ``game_interface.py``), whatever the class is called and whichever
 module defines it: the harness grades through that mapping too. Where the handout pins the
 name, a different one is reported (with the pack's declared deduction, 0 by default), and a
-mapping entry that is missing is reported as such. ``from m import Real as Alias`` is seen
-through: the name that counts is the one the class or function was defined with.
+mapping entry that is missing is reported as such. The menu is read as the drivers read it
+(``harness_kit.menu_entry``): the last binding of ``mapping[key]`` anywhere in the module.
+``from m import Real as Alias`` is seen through: the name that counts is the one the class or
+function was defined with.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from collections.abc import Iterator
 from pydantic import BaseModel, ConfigDict, Field
 
 from graders.rules import register
-from graders.rules._source import is_main_guard, require_tree
+from graders.rules._source import require_tree
 from graders.rules.base import Rule, RuleContext, Violation
+from graders.sandbox.harness_kit import menu_entry
 
 
 class EntryNameOptions(BaseModel):
@@ -45,7 +48,7 @@ class EntryName(Rule):
         tree = require_tree(ctx)
         opts = self.options
         entry = f"{opts.mapping}[{opts.key!r}]"
-        value = mapping_entry(tree, opts.mapping, opts.key)
+        value = menu_entry(tree, opts.mapping, opts.key)
         if value is None:
             yield self.violation(ctx, "missing", line=None, entry=entry)
             return
@@ -53,40 +56,6 @@ class EntryName(Rule):
         if found is not None and found not in opts.expected:
             wanted = " or ".join(f"`{name}`" for name in opts.expected)
             yield self.violation(ctx, "renamed", value, entry=entry, found=found, wanted=wanted)
-
-
-def mapping_entry(tree: ast.Module, mapping: str, key: str) -> ast.expr | None:
-    """The value under ``key`` of the last ``mapping = {...}`` display (or ``mapping[key] =
-    ...`` assignment) at module level or in the module's ``if __name__ == "__main__":`` block,
-    where a starter's menu often keeps its dicts."""
-    found = None
-    for node in _top_level(tree):
-        if isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets, value = [node.target], node.value
-        else:
-            continue
-        for target in targets:
-            if isinstance(target, ast.Name) and target.id == mapping \
-                    and isinstance(value, ast.Dict):
-                for item_key, item in zip(value.keys, value.values, strict=True):
-                    if isinstance(item_key, ast.Constant) and item_key.value == key:
-                        found = item
-            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
-                    and target.value.id == mapping and isinstance(target.slice, ast.Constant) \
-                    and target.slice.value == key:
-                found = value
-    return found
-
-
-def _top_level(tree: ast.Module) -> Iterator[ast.stmt]:
-    """Module-level statements, those of a main block included, in source order."""
-    for node in tree.body:
-        if isinstance(node, ast.If) and is_main_guard(node):
-            yield from node.body
-        else:
-            yield node
 
 
 def defined_name(tree: ast.Module, value: ast.expr) -> str | None:

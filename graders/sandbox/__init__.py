@@ -33,6 +33,7 @@ from graders.sandbox.worker import Worker
 
 CHILD_SOURCE = Path(__file__).with_name("child.py")
 GUARD_SOURCE = Path(__file__).with_name("guard.py")
+KIT_SOURCE = Path(__file__).with_name("harness_kit.py")
 
 
 @dataclass(frozen=True)
@@ -107,12 +108,13 @@ class Sandbox:
 
     def harness_for(self, driver: Path) -> Path:
         """A read-only folder with ``child.py``, its guard ``child_guard.py``, ``driver`` as
-        ``grader_driver.py`` and the
-        driver's helper modules (``driver_*.py`` beside it, importable by their own names)."""
+        ``grader_driver.py``, the drivers' shared ``harness_kit.py`` and the driver's helper
+        modules (``driver_*.py`` beside it, importable by their own names)."""
         if driver not in self._harness:
             folder = Path(tempfile.mkdtemp(prefix="harness-", dir=self.root))
             shutil.copyfile(CHILD_SOURCE, folder / "child.py")
             shutil.copyfile(GUARD_SOURCE, folder / "child_guard.py")
+            shutil.copyfile(KIT_SOURCE, folder / "harness_kit.py")
             shutil.copyfile(driver, folder / "grader_driver.py")
             for helper in sorted(driver.parent.glob("driver_*.py")):
                 shutil.copyfile(helper, folder / helper.name)

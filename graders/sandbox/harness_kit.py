@@ -1,0 +1,267 @@
+"""What pack drivers share (child side): copied into every sandbox harness as ``harness_kit.py``.
+
+Standard library only, never importing ``graders``: a driver runs beside the student's code and
+reaches this module as ``import harness_kit``. It holds what every game pack's driver needed
+and once wrote for itself:
+
+- :func:`plain` and :func:`safe`: a student value as JSON-able data, an exception as a line of
+  text that names the student's file and line (:func:`error_text`);
+- :func:`typed` and :func:`patched`: ``input()`` answered from a script, attributes swapped
+  for a call and always put back;
+- :func:`import_student`: a student module, with a hint when importing it asks for input;
+- finding an entry point the way the course's tests find it: by its pinned name
+  (:func:`pinned`, skipping the starter's unwritten stub, :func:`unwritten`) or through an
+  interface file's menu (``playable_games['h']``), read with ``ast`` and never run
+  (:func:`menu_entry`, :func:`menus_passed`, :func:`import_entry`, :func:`static_entry`).
+
+The parent-side rule ``entry-name`` reads menus with the same :func:`menu_entry`.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import importlib
+import inspect
+import math
+import textwrap
+import traceback
+from pathlib import Path
+
+SCALARS = (bool, int, float, str, type(None))
+# The harness's own files: an error's location is the student's frame nearest the error.
+HARNESS_FILES = {"child.py", "child_guard.py", "grader_driver.py", "harness_kit.py"}
+
+
+class OutOfInput(BaseException):
+    """The script of typed answers is used up (not an Exception: a retry loop does not catch
+    it)."""
+
+
+def plain(value, depth=0):
+    """``value`` as JSON-able data: tuples become lists, non-finite floats and unknown objects
+    their repr, integer-like objects (``__index__``) ints."""
+    if depth > 20:
+        return repr(value)
+    if isinstance(value, SCALARS):
+        return repr(value) if isinstance(value, float) and not math.isfinite(value) else value
+    if isinstance(value, (list, tuple)):
+        return [plain(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {str(plain(k, depth + 1)): plain(v, depth + 1) for k, v in value.items()}
+    if hasattr(value, "__index__"):
+        return int(value.__index__())
+    return repr(value)
+
+
+def error_text(exc, limit=300):
+    """``"Type: message (file.py, line N)"``, N the deepest line outside the harness."""
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        name = Path(frame.filename).name
+        if name not in HARNESS_FILES and not name.startswith("driver_"):
+            where = f" ({name}, line {frame.lineno})"
+            break
+    return f"{type(exc).__name__}: {exc}"[: limit - len(where)] + where
+
+
+def safe(call):
+    """``call()`` as a scalar (other values as ``<type> repr``), or ``{"error": text}``."""
+    try:
+        value = call()
+    except Exception as exc:  # noqa: BLE001 - the student's error is the answer
+        return {"error": error_text(exc)}
+    if isinstance(value, SCALARS):
+        return value
+    return f"<{type(value).__name__}> {value!r}"[:200]
+
+
+@contextlib.contextmanager
+def patched(*swaps):
+    """Set each ``(target, name, value)`` for the block, then restore (or delete) it."""
+    missing = object()
+    saved = [(target, name, vars(target).get(name, missing)) for target, name, _ in swaps]
+    try:
+        for target, name, value in swaps:
+            setattr(target, name, value)
+        yield
+    finally:
+        for target, name, old in reversed(saved):
+            if old is missing:
+                delattr(target, name)
+            else:
+                setattr(target, name, old)
+
+
+@contextlib.contextmanager
+def typed(answers=(), then=None, echo=None, limit=None):
+    """``input()`` answers the lines of ``answers``, then ``then`` for ever (or raises
+    :class:`OutOfInput` when ``then`` is None); ``echo`` (a text stream) receives the prompt
+    and the typed line as a terminal shows them. Yields the list of prompts asked. More than
+    ``limit`` prompts raise EOFError, naming the last."""
+    feed, prompts = iter(answers), []
+
+    def scripted_input(prompt=""):
+        prompts.append(str(prompt))
+        if limit is not None and len(prompts) > limit:
+            raise EOFError(f"more than {limit} questions; the last: {prompt!r}")
+        line = next(feed, then)
+        if echo is not None:
+            echo.write(str(prompt) + ("" if line is None else line + "\n"))
+        if line is None:
+            raise OutOfInput("the script of typed answers is used up")
+        return line
+
+    with patched((builtins, "input", scripted_input)):
+        yield prompts
+
+
+def import_student(module):
+    """``import module``, turning an ``input()`` at import time into advice the student can
+    act on (the sandbox has no keyboard)."""
+    try:
+        return importlib.import_module(module)
+    except EOFError as exc:
+        raise RuntimeError(
+            f"importing {module}.py ran code that asks for input(): put your own tests and the "
+            "main program under `if __name__ == '__main__':`"
+        ) from exc
+
+
+# -- entry points: pinned names and menus ----------------------------------------------------
+
+
+def pinned(module, name):
+    """``(object or None, why not, the student's own import error or None)`` for ``name`` in
+    ``module``: a module not handed in is a reason, a module that fails to import an error."""
+    try:
+        found = import_student(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return None, f"no {module}.py was handed in", None
+        return None, f"{module}.py could not be imported", exc
+    except Exception as exc:  # noqa: BLE001 - the student's module failed: theirs to see
+        return None, f"{module}.py could not be imported", exc
+    if not hasattr(found, name):
+        return None, f"{module}.py defines no `{name}`", None
+    return getattr(found, name), "", None
+
+
+def unwritten(cls):
+    """Whether ``cls`` is a starter stub: every method ends by raising NotImplementedError."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return False
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    methods = [node for node in body if isinstance(node, ast.FunctionDef)]
+    return bool(methods) and all(_raises_not_implemented(m.body[-1]) for m in methods)
+
+
+def _raises_not_implemented(statement):
+    if not isinstance(statement, ast.Raise) or statement.exc is None:
+        return False
+    raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
+def read_tree(path):
+    """``(module tree or None, why not)`` of ``path``, parsed and never run."""
+    try:
+        return ast.parse(Path(path).read_text(encoding="utf-8")), ""
+    except OSError:
+        return None, f"no {path} was handed in"
+    except (SyntaxError, ValueError) as exc:
+        return None, f"{path} could not be read: {type(exc).__name__}: {exc}"
+
+
+def menu_entry(tree, mapping, key):
+    """The expression bound last (in source order) to ``mapping[key]``, by a ``mapping =
+    {...}`` display or a ``mapping[key] = ...`` item anywhere in the module (a starter keeps
+    its menus in the main block, students in a function of their own); None when there is
+    none."""
+    found, line = None, -1
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+            continue
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            if isinstance(target, ast.Name) and target.id == mapping and \
+                    isinstance(node.value, ast.Dict):
+                for item_key, item in zip(node.value.keys, node.value.values, strict=True):
+                    if isinstance(item_key, ast.Constant) and item_key.value == key and \
+                            node.lineno >= line:
+                        found, line = item, node.lineno
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and \
+                    target.value.id == mapping and isinstance(target.slice, ast.Constant) and \
+                    target.slice.value == key and node.lineno >= line:
+                found, line = node.value, node.lineno
+    return found
+
+
+def menus_passed(tree, callee, position):
+    """Names of the dicts indexed as argument ``position`` of calls ``callee(x[k], ...)``."""
+    return [node.args[position].value.id for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == callee and len(node.args) > position
+            and isinstance(node.args[position], ast.Subscript)
+            and isinstance(node.args[position].value, ast.Name)]
+
+
+def bindings(tree):
+    """``{bound name: (module, name or '')}`` of the module's imports; ``import *`` modules
+    under ``'*'``."""
+    bound = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if alias.name == "*":
+                    bound.setdefault("*", []).append(node.module)
+                else:
+                    bound[alias.asname or alias.name] = (node.module, alias.name)
+        elif isinstance(node, ast.Import):
+            bound.update({a.asname or a.name.split(".")[0]: (a.name, "") for a in node.names})
+    return bound
+
+
+def import_entry(tree, entry, file):
+    """``(object or None, why not)``: what the expression ``entry`` of ``file`` names, imported
+    from the module ``file`` imports it from (``file`` itself is never run)."""
+    bound, shown = bindings(tree), ast.unparse(entry)
+    if isinstance(entry, ast.Name) and isinstance(bound.get(entry.id), tuple) and \
+            bound[entry.id][1]:
+        module, name = bound[entry.id]
+    elif isinstance(entry, ast.Attribute) and isinstance(entry.value, ast.Name) and \
+            isinstance(bound.get(entry.value.id), tuple) and not bound[entry.value.id][1]:
+        module, name = bound[entry.value.id][0], entry.attr
+    elif isinstance(entry, ast.Name) and bound.get("*"):
+        module = next((m for m in bound["*"] if _defines(m, entry.id)), None)
+        name = entry.id
+        if module is None:
+            return None, f"it names `{shown}`, which none of its `import *` modules defines"
+    else:
+        return None, f"it names `{shown}`, which {file} does not import from a module"
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return None, f"it names `{shown}`, but no {module}.py was handed in"
+    if not hasattr(found, name):
+        return None, f"it names `{shown}`, but {module}.py defines no `{name}`"
+    return getattr(found, name), ""
+
+
+def _defines(module, name):
+    try:
+        return hasattr(importlib.import_module(module), name)
+    except Exception:  # noqa: BLE001 - a module that fails to import defines nothing usable
+        return False
+
+
+def static_entry(file, mapping, key):
+    """What ``mapping[key]`` of ``file`` names, imported from its own module without running
+    ``file`` (whose other imports may fail); None when it cannot be told statically."""
+    tree, _ = read_tree(file)
+    entry = None if tree is None else menu_entry(tree, mapping, key)
+    return None if entry is None else import_entry(tree, entry, file)[0]

@@ -6,6 +6,8 @@ hidden material (the reference, golden files, hidden inputs) is refused to publi
 
 from __future__ import annotations
 
+import copy
+import json
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -44,6 +46,25 @@ def student(grading_state: GradingState, submission: Submission) -> Worker:
 def reference(grading_state: GradingState) -> Worker:
     """The sandboxed worker on the reference solution (hidden: not in `grade check`)."""
     return grading_state.worker("reference", hidden(grading_state, "reference"), "__reference__")
+
+
+@pytest.fixture
+def reference_call(grading_state: GradingState) -> Callable[..., Any]:
+    """``reference_call(op, *args, **kwargs)``: the reference driver's answer to ``op``, asked
+    once per grading session and shared by every student's tests (a fresh copy each time, so
+    a test may change what it gets). Hidden, as ``reference`` is."""
+
+    def call(op: str, *args: Any, **kwargs: Any) -> Any:
+        key = "reference_call:" + json.dumps([op, args, kwargs], sort_keys=True, default=repr)
+        answers = grading_state.batch_memo
+        if key not in answers:
+            worker = grading_state.worker(
+                "reference", hidden(grading_state, "reference"), "__reference__"
+            )
+            answers[key] = worker.call(op, *args, **kwargs)
+        return copy.deepcopy(answers[key])
+
+    return call
 
 
 @pytest.fixture
@@ -168,13 +189,14 @@ def tool_over(
 @pytest.fixture
 def memo(grading_state: GradingState, submission: Submission) -> dict[str, Any]:
     """What one student's tests share (say, one slow tool run read by several test
-    cases); dropped when the student is finished."""
+    cases). Lifetime: one student; dropped when their last test is over."""
     return grading_state.memos.setdefault(submission.id, {})
 
 
 @pytest.fixture
 def batch_memo(grading_state: GradingState) -> dict[str, Any]:
-    """What every student's tests share in this session (say, a tool run on the starter)."""
+    """What every student's tests share (say, a tool run on the starter). Lifetime: the
+    grading session (one ``pytest.main`` over a batch or a share of one), never longer."""
     return grading_state.batch_memo
 
 

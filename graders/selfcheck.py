@@ -22,6 +22,7 @@ A hostile submission (``fixtures/attacks/``) declares the honest mark it must NO
 
 from __future__ import annotations
 
+import ast
 import json
 from fnmatch import fnmatch
 from pathlib import Path
@@ -60,7 +61,8 @@ DO_NOTHING = "do_nothing"
 
 def declaration_problems(pack: Pack) -> list[str]:
     """What a pack lacks before anything is graded: enough samples, a ``do_nothing`` sample
-    (no vacuous credit), and a handout citation on every criterion and rule."""
+    (no vacuous credit), a handout citation on every criterion and rule, and the one layout
+    (:func:`layout_problems`)."""
     names = {student_id(path) for path in sample_sources(pack)}
     wanted = FEWER_SAMPLES.get(pack.id, MINIMUM_SAMPLES)
     problems = [f"{len(names)} samples with an expected.json; a pack needs {wanted}"
@@ -72,7 +74,66 @@ def declaration_problems(pack: Pack) -> list[str]:
     uncited = [f"criterion {c.id}" for c in declaration.criteria if not c.handout.strip()]
     uncited += [f"rule {r.name}" for r in declaration.rules if not r.handout.strip()]
     problems += [f"{what}: no `handout = \"<the sentence it enforces>\"`" for what in uncited]
+    return problems + layout_problems(pack)
+
+
+# The one pack layout (docs/pack-authoring.md): any other module is folded into these.
+LAYOUT = ("__init__.py", "driver.py", "driver_*.py", "checks.py", "oracle.py", "generate.py",
+          "golden.py", "test_*.py")
+# Called at import time, these read files or make cases: a test module only defines.
+IMPORT_TIME_IO = {"open", "Path", "read_text", "glob", "iterdir"}
+
+
+def layout_problems(pack: Pack) -> list[str]:
+    """Modules outside the one layout, and grader test modules that call the pack's own
+    modules (or read files) while being imported rather than inside a test."""
+    problems = [f"{path.name}: not a module of the pack layout ({', '.join(LAYOUT)})"
+                for path in sorted(pack.dir.glob("*.py"))
+                if not any(fnmatch(path.name, pattern) for pattern in LAYOUT)]
+    for path in pack.test_files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = _pack_names(tree, pack.id) | IMPORT_TIME_IO
+        problems += [f"{path.name}:{line}: `{name}(...)` runs at import; call it in the test"
+                     for line, name in _import_time_calls(tree, own)]
     return problems
+
+
+def _pack_names(tree: ast.Module, pack_id: str) -> set[str]:
+    """Names a test module binds to the pack's own modules or their functions."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").startswith(f"graders.packs.{pack_id}")):
+            names |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {alias.asname or alias.name.split(".")[0] for alias in node.names
+                      if alias.name.startswith(f"graders.packs.{pack_id}")}
+    return names
+
+
+def _import_time_calls(tree: ast.Module, names: set[str]) -> list[tuple[int, str]]:
+    """(line, name) of each call to one of ``names`` evaluated when the module is imported:
+    in module-level statements, decorators and default values, never in function bodies."""
+    found: list[tuple[int, str]] = []
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            pending += [*node.decorator_list, *node.args.defaults,
+                        *(default for default in node.args.kw_defaults if default)]
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Call):
+            root = node.func
+            while isinstance(root, ast.Attribute):
+                if root.attr in names:
+                    found.append((node.lineno, root.attr))
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in names:
+                found.append((node.lineno, ast.unparse(node.func)))
+        pending += [child for child in ast.iter_child_nodes(node) if child is not None]
+    return sorted(set(found))
 
 
 TIMES = "times.csv"

@@ -1,6 +1,8 @@
 """altNim driver (child side, inside the sandbox): builds states with the LOCKED State class,
 calls the student's functions and returns plain data. Standard library only."""
 
+import harness_kit
+
 
 def _state(num, start_odd, action_state):
     from myAltNimClasses import State
@@ -9,9 +11,7 @@ def _state(num, start_odd, action_state):
 
 
 def _functions():
-    import myAltNimFunctions
-
-    return myAltNimFunctions
+    return harness_kit.import_student("myAltNimFunctions")
 
 
 def _plain_state(state):

@@ -1,12 +1,13 @@
 """Subtract Square driver (child side, in the sandbox): calls the student's functions and
-returns plain data. Standard library only; the student's module is imported per call, so an
-import error is reported with that call and the student's traceback."""
+returns plain data. Standard library only (and the engine's ``harness_kit``, beside it in the
+sandbox); the student's module is imported per call, so an import error is reported with that
+call and the student's traceback."""
+
+import harness_kit
 
 
 def _game():
-    import subtract_square
-
-    return subtract_square
+    return harness_kit.import_student("subtract_square")
 
 
 def moves(total):

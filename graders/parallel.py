@@ -177,6 +177,10 @@ def _session(
     except Exception:  # noqa: BLE001 - the session itself broke: every student's tests are lost
         why = f"the grading session failed:\n{traceback.format_exc()[-3000:]}"
         return {s.id: [_session_error(why)] for s in submissions}, {}
+    if state.collection_errors:  # pytest says INTERRUPTED for these too: not a Ctrl-C
+        why = "the pack's tests could not be collected (a pack bug, not the student's):\n"
+        return {s.id: [_session_error(why + "\n".join(state.collection_errors))]
+                for s in submissions}, {}
     if code is pytest.ExitCode.INTERRUPTED:
         raise KeyboardInterrupt
     problems.update(state.problems)

@@ -40,6 +40,8 @@ class GradingState:
     problems: dict[str, list[str]] = field(default_factory=dict)  # grader problems by student
     memos: dict[str, dict[str, Any]] = field(default_factory=dict)
     batch_memo: dict[str, Any] = field(default_factory=dict)
+    # The pack's test modules that failed to import: a pack bug, every student's grader error.
+    collection_errors: list[str] = field(default_factory=list)
 
     def worker(self, key: str, workspace: Path, label: str) -> Worker:
         if (label, key) not in self.workers:
@@ -101,6 +103,11 @@ class GradingPlugin:
             return order.get(submission.id, -1) if submission else -1
 
         items.sort(key=position)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.state.collection_errors.append(
+                f"{report.nodeid or 'collection'}: {report.longreprtext[-1500:]}")
 
     # -- outcomes --------------------------------------------------------------------------
     @pytest.hookimpl(wrapper=True)

@@ -24,6 +24,7 @@ from graders.submissions import prepare
 PACK = get_pack("altnim")
 SAMPLES = PACK.fixtures_dir / "submissions"
 TIPPY = get_pack("tippy")
+TOY_ROOT, TOY = Path(__file__).parents[1] / "toy", "subtract_square"
 LONG_EXPRESSION = "X = " + "+".join(["1"] * 200_000) + "\n"
 NESTED_UNARY = "Y = " + "-" * 100_000 + "1\n"
 
@@ -271,3 +272,19 @@ def test_a_times_file_naming_nobody_is_refused_at_start_up(tmp_path: Path, capsy
     assert main([str(batch), "--out", str(tmp_path / "reports"), "--times", str(times)]) == 2
     error = " ".join(capsys.readouterr().err.split())
     assert "line 3: no submission is called 'corect'" in error
+
+
+def test_a_pack_test_module_that_cannot_be_imported_is_a_grader_error_not_an_interrupt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """pytest reports a collection error as INTERRUPTED: the batch must still finish, with
+    every student's row a grader error naming the broken module (a pack bug)."""
+    root = tmp_path / "toy"
+    shutil.copytree(TOY_ROOT, root, ignore=shutil.ignore_patterns("__pycache__", "*.py[co]"))
+    (root / "packs" / TOY / "test_broken.py").write_text("import no_such_module_here\n")
+    monkeypatch.setenv("GRADERS_ROOT", str(root))
+    pack = get_pack(TOY, root)
+    sample = root / "fixtures" / TOY / "submissions" / "do_nothing"
+    [result] = grade_batch(BatchRequest(pack=pack, sources=[sample], write_index=False)).results
+    assert result.status != "graded"
+    assert any("test_broken.py" in error and "no_such_module_here" in error
+               for error in result.grader_errors), result.grader_errors

@@ -8,13 +8,16 @@ Pack-specific checks live beside each pack in tests/packs/<id>/.
 
 from __future__ import annotations
 
+import shutil
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from graders.batch import BatchRequest, grade_batch
+from graders.cli import main
 from graders.golden import stale_golden
-from graders.packs import discover_packs
+from graders.packs import Pack, discover_packs
 from graders.selfcheck import (
     DO_NOTHING,
     declaration_problems,
@@ -61,13 +64,85 @@ def test_doing_nothing_earns_at_most_a_tenth(sample_results, pack_id):
     assert result.total <= PACKS[pack_id].declaration.max_points / 10
 
 
+def bare_template(pack: Pack, folder: Path) -> Path:
+    """The starter kit as handed out, submitted untouched: each file to hand in, from its
+    template (``[submission] templates``, else the file of the same name in the kit)."""
+    folder.mkdir()
+    templates = pack.declaration.submission.templates
+    for name in pack.declaration.submission.files:
+        template = pack.templates_dir / templates.get(name, name)
+        if template.is_file():
+            shutil.copyfile(template, folder / name)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def reference_and_bare(tmp_path_factory):
+    """``reference_and_bare(pack_id) -> (reference's result, bare template's result)``,
+    graded in one batch per pack."""
+    graded: dict[str, tuple] = {}
+
+    def of(pack_id: str):
+        if pack_id not in graded:
+            pack = PACKS[pack_id]
+            bare = bare_template(pack, tmp_path_factory.mktemp(pack_id) / "bare_template")
+            results = grade_batch(BatchRequest(pack=pack, sources=[pack.reference_dir, bare],
+                                               write_index=False)).results
+            graded[pack_id] = tuple(sorted(results, key=lambda r: r.student == "bare_template"))
+        return graded[pack_id]
+
+    return of
+
+
 @pytest.mark.parametrize("pack_id", sorted(PACKS))
-def test_reference_solution_scores_full_marks(pack_id):
-    pack = PACKS[pack_id]
-    [result] = grade_batch(BatchRequest(pack=pack, sources=[pack.reference_dir])).results
+def test_reference_solution_scores_full_marks(reference_and_bare, pack_id):
+    result, _ = reference_and_bare(pack_id)
     assert result.status == "graded", result.grader_errors
     failed = [f"{t.name}[{t.case}]: {t.message}" for t in result.tests if t.outcome != "passed"]
-    assert result.total == pack.declaration.max_points, failed
+    assert result.total == PACKS[pack_id].declaration.max_points, failed
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_bare_template_is_graded_and_earns_at_most_a_tenth(reference_and_bare, pack_id):
+    """The starter kit handed in untouched: a mark and reasons, never a grader error."""
+    _, result = reference_and_bare(pack_id)
+    assert result.status == "graded", result.grader_errors
+    assert result.total <= PACKS[pack_id].declaration.max_points / 10
+    assert any(t.outcome == "failed" and t.message for t in result.tests)
+
+
+def starter_kit_with(pack: Pack, folder: Path, files_from: Path) -> Path:
+    """The starter kit, with a submission's files copied into it as a student would."""
+    shutil.copytree(pack.templates_dir, folder)
+    shutil.copytree(files_from, folder, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("expected.json", "__pycache__"))
+    return folder
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_precheck_passes_on_the_reference_and_never_reads_hidden_material(
+        pack_id, tmp_path, monkeypatch, capsys):
+    pack = PACKS[pack_id]
+    kit = starter_kit_with(pack, tmp_path / "kit", pack.reference_dir)
+    hidden = [pack.reference_dir.resolve(), pack.fixtures_dir.resolve()]
+    real_open = Path.open
+
+    def guarded_open(self: Path, *args, **kwargs):
+        assert not any(folder in self.resolve().parents for folder in hidden), f"read {self}"
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", guarded_open)
+    assert main(["check", "-a", pack_id, str(kit)]) == 0
+    assert "All public tests pass" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_precheck_names_the_public_test_doing_nothing_fails(pack_id, tmp_path, capsys):
+    pack = PACKS[pack_id]
+    sample = pack.fixtures_dir / "submissions" / DO_NOTHING
+    kit = starter_kit_with(pack, tmp_path / "kit", sample)
+    assert main(["check", "-a", pack_id, str(kit)]) == 1
+    assert "FAIL test_" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("pack_id", sorted(PACKS))

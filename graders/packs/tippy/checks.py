@@ -1,23 +1,13 @@
-"""What a correct tippy submission answers (from ``oracle``), and the messages that say why not.
-
-Also the handout's "less than a dozen lines of game_view.py": CODE lines only (no blank lines,
-comments, docstrings or ``input()`` prompt wording); each differing run counts
-``max(removed, added)``, as the engine's ``changed-lines`` rule does.
-"""
+"""What a correct tippy submission answers (from ``oracle``), and the messages that say why not."""
 
 from __future__ import annotations
 
-import ast
 import copy
-import io
-import tokenize
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from graders.packs.tippy import oracle
-from graders.rules.changed_lines import hunks, region_lines
 from graders.testing import expect_equal
 
 # The parts of a driver summary a correct game must match exactly.
@@ -126,78 +116,3 @@ def offers_tippy_and_minimax(worker: Any) -> None:
     game_view_lines(got, "answering t (tippy), then m (minimax)")
     assert got["tippy_moves"] > 0, "answering t did not start a game of your TippyGameState"
     assert got["minimax_calls"] > 0, "answering m did not make the computer use StrategyMinimax"
-
-
-@dataclass(frozen=True)
-class CodeLines:
-    """The code of a file, one entry per line that holds some: (line number, text)."""
-
-    lines: list[tuple[int, str]]
-    menus: frozenset[int]
-
-
-def _docstring(node: ast.AST) -> ast.stmt | None:
-    body = getattr(node, "body", None)
-    if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) \
-            and body and isinstance(body[0], ast.Expr) \
-            and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-        return body[0]
-    return None
-
-
-def code_lines(source: str) -> CodeLines:
-    """The code lines of source, what does not count left out (SyntaxError if unparsable)."""
-    tree = ast.parse(source)
-    raw = [line + b"\n" for line in source.encode().split(b"\n")]
-    skip: set[int] = set()
-    prompts: list[ast.expr] = []
-    for node in ast.walk(tree):
-        doc = _docstring(node)
-        if doc is not None:
-            skip.update(range(doc.lineno, (doc.end_lineno or doc.lineno) + 1))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and node.func.id == "input":
-            prompts += [a for a in node.args if isinstance(a, ast.Constant | ast.JoinedStr)]
-    for arg in sorted(prompts, key=lambda a: (a.lineno, a.col_offset), reverse=True):
-        end = arg.end_lineno or arg.lineno
-        raw[arg.lineno - 1] = raw[arg.lineno - 1][:arg.col_offset] + b"''" + \
-            raw[end - 1][arg.end_col_offset or 0:]
-        raw[arg.lineno:end] = [b"\n"] * (end - arg.lineno)
-    text = b"".join(raw).decode(errors="replace")
-    rows = text.splitlines()
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                rows[token.start[0] - 1] = rows[token.start[0] - 1][:token.start[1]]
-    except (tokenize.TokenError, SyntaxError):
-        pass
-    kept = [(i + 1, row.strip()) for i, row in enumerate(rows) if row.strip() and i + 1 not in skip]
-    return CodeLines(kept, region_lines(tree, ["imports", "main"]))
-
-
-@dataclass(frozen=True)
-class Changes:
-    """How a file's code differs from the starter's: changed lines, and those outside the
-    imports and the ``__main__`` block (a removed starter line at the nearest line of source)."""
-
-    count: int
-    outside: list[int]
-
-
-def changes(starter: str, source: str) -> Changes:
-    """Changed code lines of source against starter."""
-    old, new = code_lines(starter), code_lines(source)
-    count, outside = 0, []
-    for hunk in hunks([t for _, t in old.lines], [t for _, t in new.lines]):
-        removed, added = old.lines[hunk.t_start:hunk.t_end], new.lines[hunk.s_start:hunk.s_end]
-        count += max(len(removed), len(added))
-        outside += [n for n, _ in added if n not in new.menus]
-        if any(n not in old.menus for n, _ in removed):
-            outside.append(new.lines[min(hunk.s_start, len(new.lines) - 1)][0] if new.lines else 1)
-    return Changes(count, sorted(set(outside)))
-
-
-def outside_text(source: str) -> str:
-    """The counted code of source outside its menus, one line each (for a side-by-side diff)."""
-    found = code_lines(source)
-    return "\n".join(text for number, text in found.lines if number not in found.menus)

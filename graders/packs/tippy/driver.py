@@ -8,19 +8,29 @@ read: answers carry the driver's own record ('X' p1, 'O' p2, '.' empty). Helpers
 under private names so that they are not operations.
 """
 
-import builtins
+import contextlib
+import io
 import random
 
+import harness_kit as _kit
 from driver_classes import ClassNotFound as _ClassNotFound
 from driver_classes import menu_class as _menu_class
-from driver_classes import minimax_class as _minimax_class
-from driver_classes import state_class as _state_class
+from driver_classes import resolve as _resolve
 from driver_moves import child_of as _child
 from driver_moves import moves_of as _moves_of
 from driver_moves import new_game as _new_game
 from driver_moves import reader_for as _reader_for
-from driver_moves import safe as _safe
 from driver_moves import text_of as _text
+
+_safe = _kit.safe
+
+
+def _state_class():
+    return _resolve("state")
+
+
+def _minimax_class():
+    return _resolve("minimax")
 
 
 def _board(n, cells):
@@ -234,40 +244,22 @@ def move_facts(n):
             "not_reusable": broken, "how": game.reader.where, "typed": _typed_squares(game)}
 
 
-class _NoMoreInput(BaseException):
-    """The script of answers is used up (not an Exception: a retry loop does not catch it)."""
-
-
 def _typed_squares(game):
     """The squares get_move() gives a move for, answered a square number, 'row col',
     'row,col', or row and column on two prompts, counted from 0 or 1 (its text is the
     student's choice)."""
-    import contextlib
-    import io
-
     n, found, crashed = game.n, set(), []
     numbers = range(n + 1)
     scripts = [[str(i)] for i in range(n * n + 1)]
     scripts += [[f"{r}{sep}{c}"] for sep in (" ", ",") for r in numbers for c in numbers]
     scripts += [[str(r), str(c)] for r in numbers for c in numbers]
-    real_input = builtins.input
     for script in scripts:
-        answers = iter(script)
-
-        def fake_input(prompt="", answers=answers):
-            line = next(answers, None)
-            if line is None:
-                raise _NoMoreInput
-            return line
-        builtins.input = fake_input
         try:
-            with contextlib.redirect_stdout(io.StringIO()):
+            with _kit.typed(script), contextlib.redirect_stdout(io.StringIO()):
                 move = game.state.get_move()
             cell = game.reader.cell(move) if move is not None else None
-        except (Exception, _NoMoreInput):  # noqa: BLE001 - a refused answer gives no square
+        except (Exception, _kit.OutOfInput):  # noqa: BLE001 - a refused answer gives no square
             continue
-        finally:
-            builtins.input = real_input
         if cell is not None:
             found.add(cell)
         else:  # off the board: apply_move must refuse it (GameView then asks again)
@@ -291,21 +283,11 @@ def run_game_view(answers, later="3", limit=60):
     """Run game_view.py as __main__, input() answering from answers, then `later`; get_move
     and suggest_move are counting stand-ins playing the first legal move (the hook-up is graded
     here). {"transcript", "error", "tippy_moves", "minimax_calls"}."""
-    import contextlib
-    import io
     import runpy
 
     import subtract_square_state
 
-    feed, asked = iter(answers), []
     calls = {"tippy": 0, "minimax": 0, "subtract": 0}
-
-    def fake_input(prompt=""):
-        asked.append(prompt)
-        if len(asked) > limit:
-            raise EOFError(f"more than {limit} questions; the last: {prompt!r}")
-        print(f"{prompt}{(line := next(feed, later))}")
-        return line
 
     def counted(kind):
         def first_move(self, *args):
@@ -313,22 +295,16 @@ def run_game_view(answers, later="3", limit=60):
             return (args[0] if args else self).possible_next_moves()[0]
         return first_move
 
-    patches = [(cls, "get_move", counted("tippy")) for cls in _view_classes("state")]
-    patches += [(cls, "suggest_move", counted("minimax")) for cls in _view_classes("minimax")]
-    patches += [(subtract_square_state.SubtractSquareState, "get_move", counted("subtract")),
-                (builtins, "input", fake_input)]
-    saved = [(target, name, vars(target).get(name)) for target, name, _ in patches]
+    swaps = [(cls, "get_move", counted("tippy")) for cls in _view_classes("state")]
+    swaps += [(cls, "suggest_move", counted("minimax")) for cls in _view_classes("minimax")]
+    swaps.append((subtract_square_state.SubtractSquareState, "get_move", counted("subtract")))
     out, error = io.StringIO(), None
     try:
-        for target, name, stand_in in patches:
-            setattr(target, name, stand_in)
-        with contextlib.redirect_stdout(out):
+        with _kit.patched(*swaps), _kit.typed(answers, later, out, limit), \
+                contextlib.redirect_stdout(out):
             runpy.run_path("game_view.py", run_name="__main__")
     except BaseException as exc:  # noqa: BLE001 - SystemExit too: the transcript says why
         error = f"{type(exc).__name__}: {exc}"[:300]
-    finally:
-        for target, name, old in reversed(saved):
-            setattr(target, name, old) if old is not None else delattr(target, name)
     return {"transcript": out.getvalue()[-20000:], "error": error,
             "tippy_moves": calls["tippy"], "minimax_calls": calls["minimax"]}
 
@@ -337,8 +313,7 @@ def _view_classes(kind):
     """The classes game_view.py may play for kind: the graded one and the menu's (one not
     found is not stood in for: the game view then fails on its own)."""
     found = []
-    for find in ({"state": _state_class, "minimax": _minimax_class}[kind],
-                 lambda: _menu_class(kind)):
+    for find in (lambda: _resolve(kind), lambda: _menu_class(kind)[0]):
         try:
             cls = find()
         except _ClassNotFound:

@@ -7,11 +7,11 @@ the new pair of numbers (or the one changed character) str(state) shows after ea
 move; later moves are then known by their repr/str or by == with an opening move.
 """
 
-import builtins
 import copy
 import re
 
 import driver_classes
+import harness_kit as kit
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
 _READERS = {}
@@ -19,13 +19,9 @@ _READERS = {}
 
 def new_game(n):
     """The student's TippyGameState('p1', interactive=True), every prompt answered by n."""
-    state_class = driver_classes.state_class()
-    real_input = builtins.input
-    builtins.input = lambda prompt="": str(n)
-    try:
+    state_class = driver_classes.resolve("state")
+    with kit.typed(then=str(n)):
         return state_class("p1", interactive=True)
-    finally:
-        builtins.input = real_input
 
 
 def child_of(state, move):
@@ -35,17 +31,6 @@ def child_of(state, move):
     except Exception:
         twin = state
     return twin.apply_move(move)
-
-
-def safe(call):
-    """call() as plain data, or {"error": text} when it raises."""
-    try:
-        value = call()
-    except Exception as exc:
-        return {"error": f"{type(exc).__name__}: {exc}"[:300]}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return f"<{type(value).__name__}> {value!r}"[:200]
 
 
 def text_of(thing, show=repr):

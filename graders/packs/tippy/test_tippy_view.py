@@ -1,11 +1,12 @@
 """Grader tests for the game_view.py hook-up: it runs as ``__main__`` on the student's classes
 with scripted menu answers (moves and search are counting stand-ins); the edit is judged by the
-CODE lines it changes (``checks.changes``)."""
+CODE lines it changes (``graders.code_lines``)."""
 
 from __future__ import annotations
 
 import pytest
 
+from graders import code_lines
 from graders.packs.tippy import checks
 from graders.testing import expect_text
 
@@ -32,14 +33,14 @@ def test_game_view_changes_fewer_than_a_dozen_code_lines(student, submission, pu
     checks.offers_tippy_and_minimax(student)
     starter = public_file("game_view.py")
     try:
-        found = checks.changes(starter, source)
+        found = code_lines.changes(starter, source)
     except SyntaxError as error:
         raise AssertionError(f"game_view.py is not valid Python: {error}") from None
     if found.outside:
-        expect_text(checks.outside_text(source), checks.outside_text(starter), mode="rstrip",
-                    what="game_view.py outside its imports and its __main__ block (code changed "
-                    f"on line(s) {found.outside}; the handout: 'Do not change any other part of "
-                    "the starter code')")
+        expect_text(code_lines.outside_text(source), code_lines.outside_text(starter),
+                    mode="rstrip", what="game_view.py outside its imports and its __main__ "
+                    f"block (code changed on line(s) {found.outside}; the handout: 'Do not "
+                    "change any other part of the starter code')")
         raise AssertionError(f"game_view.py changes code outside its imports and its __main__ "
                              f"block, on line(s) {found.outside}")
     assert found.count <= MOST_CHANGED, (

@@ -112,7 +112,7 @@ def test_a_class_reached_neither_way_is_not_found_by_name(tmp_path, monkeypatch)
     assert type(state.value).__name__ == "ClassNotFound"
     assert str(state.value) == (
         "the tippy state class was not found: looked for `TippyGameState` in "
-        "tippy_game_state.py (tippy_game_state.py defines no class `TippyGameState`), then for "
+        "tippy_game_state.py (tippy_game_state.py defines no `TippyGameState`), then for "
         "`game_state['t']` in game_view.py's menu (no entry 't' in its `game_state` menu)")
     assert "`StrategyMinimax` in strategy_minimax.py" in str(minimax.value)
     assert "`strategy['m']`" in str(minimax.value)

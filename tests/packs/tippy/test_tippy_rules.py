@@ -7,7 +7,7 @@ import ast
 import pytest
 from tippy_testkit import REFERENCE, ROOT, TEMPLATES
 
-from graders.packs.tippy import checks
+from graders import code_lines
 from graders.rules import get_rule
 from graders.rules.base import RuleContext, Violation
 from graders.rules.changed_lines import hunks, ranges
@@ -59,8 +59,8 @@ def test_one_changed_line_outside_the_menus_is_reported_with_its_text():
     assert "outside the parts" in violation.message and "import lines" in violation.message
 
 
-def view_changes(source: str) -> checks.Changes:
-    return checks.changes(STARTER_VIEW, source)
+def view_changes(source: str) -> code_lines.Changes:
+    return code_lines.changes(STARTER_VIEW, source)
 
 
 def test_view_lines_leave_out_docstrings_comments_blank_lines_and_prompts():
@@ -68,12 +68,12 @@ def test_view_lines_leave_out_docstrings_comments_blank_lines_and_prompts():
         "    def play(self):", "    # the loop\n\n    def play(self):").replace(
         "input('s to play Subtract Square, ')", "input('s: subtract square, t: tippy '\n"
         "                  'please type one: ')")
-    assert view_changes(source) == checks.Changes(0, [])
+    assert view_changes(source) == code_lines.Changes(0, [])
 
 
 def test_view_lines_count_code_and_place_it():
     reference = (REFERENCE / "game_view.py").read_text()
-    assert view_changes(reference) == checks.Changes(4, [])
+    assert view_changes(reference) == code_lines.Changes(4, [])
     source = STARTER_VIEW.replace("print('We tied...')", "print('Draw')  # shorter")
     changed = view_changes(source)
     assert changed.count == 1 and changed.outside == [

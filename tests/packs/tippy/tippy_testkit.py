@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
+from graders.sandbox import harness_kit
+
 ROOT = Path(__file__).resolve().parents[3]
 REFERENCE = ROOT / "reference_solutions" / "tippy"
 TEMPLATES = ROOT / "student_templates" / "tippy"
@@ -48,13 +50,15 @@ def modules_from(*folders: Path) -> Iterator[None]:
 def load_driver() -> ModuleType:
     """Return a fresh copy of the pack's driver module and its helpers (their caches empty).
 
-    As in the sandbox, the helpers (``driver_*.py`` beside the driver) are imported by their own
-    names: the pack folder is put first on sys.path while the driver runs its imports, and the
-    fresh helpers are taken out of sys.modules again afterwards (the driver keeps its own).
+    As in the sandbox, the helpers (``driver_*.py`` beside the driver, and the engine's
+    ``harness_kit``) are imported by their own names: the pack folder is put first on sys.path
+    while the driver runs its imports, and the helpers are taken out of sys.modules again
+    afterwards (the driver keeps its own).
     """
-    helpers = [path.stem for path in PACK.glob("driver_*.py")]
+    helpers = [path.stem for path in PACK.glob("driver_*.py")] + ["harness_kit"]
     saved_path = sys.path[:]
     saved = {name: sys.modules.pop(name) for name in helpers if name in sys.modules}
+    sys.modules["harness_kit"] = harness_kit
     sys.path.insert(0, str(PACK))
     try:
         spec = importlib.util.spec_from_file_location("tippy_driver_under_test", PACK / "driver.py")

@@ -1,7 +1,7 @@
 """Child-side driver of the game_of_nim pack: runs in the sandbox beside ``game_of_nim.py``.
 
-Standard library only; never imports ``graders``. Every public function is an operation the
-parent calls by name with JSON arguments and returns plain data. The game is built through the
+Standard library and ``harness_kit`` only. Every public function is an operation the parent
+calls by name with JSON arguments and returns plain data. The game is built through the
 public API only (``GameOfNim(board)``, ``initial``, ``actions``, ``result``, ``terminal_test``,
 ``utility``, ``to_move``), and ``games.py`` is always the pack's locked copy.
 
@@ -12,15 +12,16 @@ sign); moves as lists (reported, normalised to ``[r, n]`` here); print calls in 
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import inspect
 import io
 import math
 
+import harness_kit
+from harness_kit import plain
+
 RULES = ("misere", "normal")
 STRAY_LIMIT = 2000
-SCALARS = (bool, int, float, str, type(None))
 
 
 # -- building the game ----------------------------------------------------------------------
@@ -29,35 +30,22 @@ SCALARS = (bool, int, float, str, type(None))
 def _game_class():
     """``game_of_nim.GameOfNim``, reached as the course's main reaches it (``from game_of_nim
     import GameOfNim``): defined there or imported into it from the student's own module."""
-    try:
-        import game_of_nim  # the submission (imported here so an import error is per call)
-    except EOFError as exc:
-        raise RuntimeError(
-            "importing game_of_nim.py ran code that asks for input(): put your own tests and the "
-            "main program under `if __name__ == '__main__':`"
-        ) from exc
+    game_of_nim = harness_kit.import_student("game_of_nim")  # per call: errors are per call
     cls = getattr(game_of_nim, "GameOfNim", None)
     if cls is None:
-        raise LookupError(_not_found(game_of_nim))
+        import games
+
+        found = sorted(
+            name for name, value in vars(game_of_nim).items()
+            if inspect.isclass(value) and issubclass(value, games.Game)
+            and value.__module__ != games.__name__  # Fig52Game and TicTacToe come with games.py
+        )
+        seen = f" (it has {', '.join(found)})" if found else ""
+        raise LookupError(
+            "the main program does `from game_of_nim import GameOfNim`, and game_of_nim.py has "
+            f"no GameOfNim{seen}: the handout says 'The name of the class should be `GameOfNim`'"
+        )
     return cls
-
-
-def _not_found(module) -> str:
-    """Why ``GameOfNim`` cannot be reached, naming the classes that are there."""
-    import games
-
-    found = sorted(
-        name
-        for name, value in vars(module).items()
-        if inspect.isclass(value)
-        and issubclass(value, games.Game)
-        and value.__module__ != games.__name__  # Fig52Game and TicTacToe come with games.py
-    )
-    seen = f" (it has {', '.join(found)})" if found else ""
-    return (
-        "the main program does `from game_of_nim import GameOfNim`, and game_of_nim.py has no "
-        f"GameOfNim{seen}: the handout says 'The name of the class should be `GameOfNim`'"
-    )
 
 
 def _accepts(cls, name: str) -> bool | None:
@@ -66,9 +54,7 @@ def _accepts(cls, name: str) -> bool | None:
         params = inspect.signature(cls).parameters
     except (TypeError, ValueError):
         return None
-    if name in params:
-        return True
-    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def new_game(board: list, rule: str = "misere"):
@@ -80,13 +66,12 @@ def new_game(board: list, rule: str = "misere"):
     cls = _game_class()
     extra = {"rule": rule} if _accepts(cls, "rule") else {}
     by_name = _accepts(cls, "board")
-    if by_name is None:
+    if by_name is not False:
         try:
             return cls(board=list(board), **extra)
         except TypeError:
-            return cls(list(board), **extra)
-    if by_name:
-        return cls(board=list(board), **extra)
+            if by_name:
+                raise
     return cls(list(board), **extra)
 
 
@@ -96,24 +81,6 @@ def _walk(game, path: list):
     for move in path:
         state = game.result(state, tuple(move))
     return state
-
-
-# -- plain data -------------------------------------------------------------------------------
-
-
-def plain(value, depth: int = 0):
-    """``value`` as JSON-able data: tuples become lists, unknown objects their repr."""
-    if depth > 20:
-        return repr(value)
-    if isinstance(value, SCALARS):
-        if isinstance(value, float) and not math.isfinite(value):
-            return repr(value)
-        return value
-    if isinstance(value, (list, tuple)):
-        return [plain(item, depth + 1) for item in value]
-    if hasattr(value, "__index__"):
-        return int(value.__index__())
-    return repr(value)
 
 
 def _board(state):
@@ -172,8 +139,7 @@ def labels(game) -> list:
     moves = game.actions(game.initial)
     if not moves:
         return [plain(first), None]
-    second = game.to_move(game.result(game.initial, moves[0]))
-    return [plain(first), plain(second)]
+    return [plain(first), plain(game.to_move(game.result(game.initial, moves[0])))]
 
 
 def first_utility(board: list, path: list, rule: str = "misere") -> dict:
@@ -250,48 +216,40 @@ class QuietGame:
     (the display format is not graded)."""
 
     def __init__(self, game, stray: io.StringIO) -> None:
-        self.game = game
-        self.stray = stray
-        self.initial = self._call(lambda: game.initial)
+        self.game, self.stray = game, stray
+        self.initial = self._quiet(lambda: game.initial)()
 
-    def _call(self, function, *args):
-        with contextlib.redirect_stdout(self.stray):
-            return function(*args)
+    def _quiet(self, function):
+        def call(*args):
+            with contextlib.redirect_stdout(self.stray):
+                return function(*args)
+
+        return call
+
+    def __getattr__(self, name: str):  # result, terminal_test, utility, to_move
+        return self._quiet(getattr(self.game, name))
 
     def actions(self, state):
-        moves = self._call(self.game.actions, state)
+        moves = self._quiet(self.game.actions)(state)
         return [tuple(m) if isinstance(m, list) else m for m in moves]
-
-    def result(self, state, move):
-        return self._call(self.game.result, state, move)
-
-    def terminal_test(self, state):
-        return self._call(self.game.terminal_test, state)
-
-    def utility(self, state, player):
-        return self._call(self.game.utility, state, player)
-
-    def to_move(self, state):
-        return self._call(self.game.to_move, state)
 
     def display(self, state):
         print("board:", _board(state))
 
 
 class ScriptEnded(Exception):
-    """The scripted human has no more moves to type."""
+    """The game goes on past the moves it can take."""
 
 
 def counted(players: list, limit: int) -> list:
     """``players`` that raise ScriptEnded once ``limit`` moves have been asked for in all:
     every legal move removes an object, so a game on a board of ``limit`` objects ends by then
     (a game whose moves change nothing would otherwise loop until the time limit)."""
-    asked = [0]
+    turns = iter(range(limit))
 
     def wrap(player):
         def counted_player(game, state):
-            asked[0] += 1
-            if asked[0] > limit:
+            if next(turns, None) is None:
                 raise ScriptEnded(f"the game did not end after {limit} moves")
             return player(game, state)
 
@@ -303,40 +261,27 @@ def counted(players: list, limit: int) -> list:
 def replay(board: list, typed: list, rule: str = "misere") -> dict:
     """Run play_nim's game on ``board``: the pack's search (as alpha_beta_player) against
     games.query_player typing the lines of ``typed``. Returns the transcript as a terminal would
-    show it (typed text echoed after the prompt), the submission's own printing, and the error
-    that stopped the game early, if any."""
+    show it (typed text echoed after the prompt), the submission's own printing, what its
+    display() printed, and the error that stopped the game early, if any."""
     import games
     import play_nim
 
     stray, transcript = io.StringIO(), io.StringIO()
-    lines = iter(typed)
-
-    def scripted_input(prompt: str = "") -> str:
-        transcript.write(str(prompt))
-        line = next(lines, None)
-        if line is None:
-            raise ScriptEnded("the scripted player has no more moves")
-        transcript.write(line + "\n")
-        return line
-
     with contextlib.redirect_stdout(stray):
         student_game = new_game(board, rule)
-    shown = _displayed(student_game)
-    error = None
-    saved_input = builtins.input
-    builtins.input = scripted_input
+    shown, error = _displayed(student_game), None
     try:
-        with contextlib.redirect_stdout(transcript):
+        with harness_kit.typed(typed, echo=transcript), contextlib.redirect_stdout(transcript):
             game = QuietGame(student_game, stray)
             computer = lambda g, s: fast_alpha_beta(s, g)  # noqa: E731
             players = counted([computer, games.query_player], sum(board))
             play_nim.announce(play_nim.play_verbose(game, *players))
+    except harness_kit.OutOfInput:
+        error = "the scripted player has no more moves"
     except ScriptEnded as exc:
         error = str(exc)
     except Exception as exc:  # noqa: BLE001 - the student's error ends the game, reported
-        error = f"{type(exc).__name__}: {exc}"
-    finally:
-        builtins.input = saved_input
+        error = harness_kit.error_text(exc)
     return {
         "transcript": transcript.getvalue(),
         "stray_output": stray.getvalue()[:STRAY_LIMIT],
@@ -379,10 +324,6 @@ def compat(board: list, rule: str = "misere") -> dict:
                 state = game.result(state, fast_alpha_beta(state, game))
             game.utility(state, game.to_move(game.initial))
         except Exception as exc:  # noqa: BLE001 - graded elsewhere; here only a note
-            error = f"{type(exc).__name__}: {exc}"
-    return {
-        "parameters": names,
-        "labels": players,
-        "printed": printed.getvalue()[:STRAY_LIMIT],
-        "error": error,
-    }
+            error = harness_kit.error_text(exc)
+    return {"parameters": names, "labels": players, "printed": printed.getvalue()[:STRAY_LIMIT],
+            "error": error}

@@ -20,6 +20,8 @@ from types import ModuleType
 
 import pytest
 
+from graders.sandbox import harness_kit
+
 ROOT = Path(__file__).resolve().parents[3]
 TEMPLATES = ROOT / "student_templates" / "game_of_nim"
 REFERENCE = ROOT / "reference_solutions" / "game_of_nim" / "game_of_nim.py"
@@ -66,8 +68,13 @@ def install(monkeypatch: pytest.MonkeyPatch, game_file: Path = REFERENCE) -> Nim
     monkeypatch.setitem(sys.modules, "game_of_nim", nim)
     play = load_module("play_nim", TEMPLATES / "play_nim.py")
     monkeypatch.setitem(sys.modules, "play_nim", play)
-    driver = load_module("game_of_nim_driver", PACK / "driver.py")
-    return NimEnv(games=games, nim=nim, play=play, driver=driver)
+    return NimEnv(games=games, nim=nim, play=play, driver=load_driver(monkeypatch))
+
+
+def load_driver(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """A fresh ``driver.py``, importing the engine's ``harness_kit`` as the sandbox arranges."""
+    monkeypatch.setitem(sys.modules, "harness_kit", harness_kit)
+    return load_module("game_of_nim_driver", PACK / "driver.py")
 
 
 def scripted_run(monkeypatch: pytest.MonkeyPatch, typed: Iterable[str], function, *args):

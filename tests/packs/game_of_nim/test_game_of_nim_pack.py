@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 from game_of_nim_harness import PACK as PACK_DIR
 from game_of_nim_harness import NimEnv, install
 
 from graders.packs import get_pack
-from graders.packs.game_of_nim.golden import TRANSCRIPT, golden_files, replay_argv
+from graders.packs.game_of_nim.checks import TRANSCRIPT, handout_game
 from graders.testing import MODE_NAMES
 
 PACK = get_pack("game_of_nim")
@@ -23,16 +21,13 @@ def test_settings_are_usable():
     assert PACK.declaration.max_points == 100
 
 
-def test_golden_recipe_carries_the_driver_and_the_rule():
-    fake = SimpleNamespace(
-        driver=PACK_DIR / "driver.py", settings={**PACK.settings, "rule": "normal"}
-    )
-    argv = replay_argv(fake)
-    assert argv[:2] == ["python3", "-c"]
-    assert 'replay([7, 5, 3, 1], ["(0,6)", "(3,1)", "(2,2)", "(1,1)"], "normal")' in argv[2]
-    compile(argv[2], "<golden>", "exec")
-    [golden] = golden_files(PACK)
-    assert golden.name == TRANSCRIPT and golden.public
+def test_golden_run_plays_the_handouts_game_under_the_graded_rule():
+    golden = PACK.declaration.golden_spec(TRANSCRIPT)
+    assert golden.public
+    board, typed, rule = handout_game(PACK)
+    assert (board, typed) == ([7, 5, 3, 1], ["(0,6)", "(3,1)", "(2,2)", "(1,1)"])
+    assert rule == PACK.settings["rule"]
+    compile(golden.runs[0].argv[2], "<golden>", "exec")
 
 
 @pytest.mark.parametrize(("rule", "last_move"), [("misere", "(1, 1)"), ("normal", "(1, 2)")])
@@ -40,7 +35,8 @@ def test_handout_game_finishes_under_either_rule(
     monkeypatch: pytest.MonkeyPatch, rule: str, last_move: str
 ) -> None:
     env: NimEnv = install(monkeypatch)
-    out = env.driver.replay(PACK.settings["handout_board"], PACK.settings["handout_typed"], rule)
+    board, typed, _ = handout_game(PACK)
+    out = env.driver.replay(board, typed, rule)
     assert out["error"] is None
     assert out["transcript"].endswith(f"{last_move}\nboard: [0, 0, 0, 0]\nMAX won the game\n")
 

@@ -6,6 +6,7 @@ passed to ``input()``) are left out. Each differing run counts ``max(removed, ad
 ``changed-lines`` rule counts raw lines; a changed line outside the allowed regions (module-level
 imports, the ``__main__`` block: see :func:`graders.rules.changed_lines.region_lines`) is
 reported at its line, a removed starter line at the nearest line of the file.
+:func:`expect_few_changes` is the grader tests' assertion.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graders.rules.changed_lines import hunks, region_lines
+from graders.testing import expect_text
 
 REGIONS = ("imports", "main")
+SHOWN = {"imports": "its imports", "main": "its __main__ block"}
 
 
 @dataclass(frozen=True)
@@ -100,3 +103,25 @@ def outside_text(source: str, regions: Sequence[str] = REGIONS) -> str:
     side-by-side diff)."""
     found = code_lines(source, regions)
     return "\n".join(text for number, text in found.lines if number not in found.allowed)
+
+
+def expect_few_changes(
+    starter: str, source: str, *, most: int, file: str, handout: str = "",
+    regions: Sequence[str] = REGIONS,
+) -> None:
+    """Fail unless ``source`` changes at most ``most`` code lines of ``starter``, all inside
+    ``regions`` (code changed outside them is shown side by side). ``handout``: a sentence
+    quoted in the messages."""
+    try:
+        found = changes(starter, source, regions)
+    except SyntaxError as error:
+        raise AssertionError(f"{file} is not valid Python: {error}") from None
+    quoted = f"; the handout: {handout!r}" if handout else ""
+    if found.outside:
+        where = f"{file} outside {' and '.join(SHOWN[r] for r in regions)}"
+        expect_text(outside_text(source, regions), outside_text(starter, regions), mode="rstrip",
+                    what=f"{where} (code changed on line(s) {found.outside}{quoted})")
+        raise AssertionError(f"{where} changes code, on line(s) {found.outside}")
+    assert found.count <= most, (
+        f"{file} changes {found.count} lines of code (blank lines, comments, docstrings and "
+        f"prompt wording not counted); at most {most} may change{quoted}")

@@ -16,11 +16,6 @@ RESULT_KEYS = COMPARED[:-1]
 ENDINGS = ("Beat ya!", "Congrats -- you won!!", "We tied...")
 
 
-def to_move(cells: Sequence[Any]) -> str:
-    """The player to move after ``cells`` were marked from the start (p1 first)."""
-    return "p1" if len(cells) % 2 == 0 else "p2"
-
-
 def summary(n: int, cells: Sequence[Sequence[int]]) -> dict[str, Any]:
     """The driver summary a correct game gives after ``cells`` (a fresh copy each call)."""
     return copy.deepcopy(_summary(n, tuple((r, c) for r, c in cells)))
@@ -31,7 +26,7 @@ def _summary(n: int, cells: tuple[tuple[int, int], ...]) -> dict[str, Any]:
     board = oracle.replay(n, cells)
     status = oracle.status(board)
     winner = {"p1": status == "p1", "p2": status == "p2"}
-    player = to_move(cells)
+    player = "p1" if len(cells) % 2 == 0 else "p2"
     outcome = 0.0 if status in (None, "tie") else 1.0 if winner[player] else -1.0
     return {"board": board, "over": status is not None, "next_player": player,
             "winner": winner, "outcome": outcome,

@@ -25,14 +25,6 @@ from driver_moves import text_of as _text
 _safe = _kit.safe
 
 
-def _state_class():
-    return _resolve("state")
-
-
-def _minimax_class():
-    return _resolve("minimax")
-
-
 def _board(n, cells):
     rows = [["."] * n for _ in range(n)]
     for i, (r, c) in enumerate(cells):
@@ -178,7 +170,7 @@ def replay_taken(n, cells, after_end=False):
 def _suggest(game):
     """{"cell": [r, c] or None, "why": text or None} for StrategyMinimax on the game."""
     before = game.fingerprint()
-    move = _minimax_class()(interactive=False).suggest_move(game.state)
+    move = _resolve("minimax")(interactive=False).suggest_move(game.state)
     if game.fingerprint() != before:
         return {"cell": None, "why": "suggest_move changed the state it was given"}
     cell = game.reader.cell(move) if move is not None else None
@@ -274,7 +266,7 @@ def minimax_subtract_square(total):
     """The amount StrategyMinimax removes from SubtractSquareState('p1', total)."""
     from subtract_square_state import SubtractSquareState
 
-    move = _minimax_class()(interactive=False).suggest_move(
+    move = _resolve("minimax")(interactive=False).suggest_move(
         SubtractSquareState("p1", current_total=total))
     return _safe(lambda: move.amount)
 

@@ -112,12 +112,6 @@ def move_values(board: Sequence[str], player: str) -> dict[Cell, int]:
             for cell in legal_moves(board)}
 
 
-def best_moves(board: Sequence[str], player: str) -> set[Cell]:
-    """The optimal moves for ``player`` (empty when the game is over)."""
-    scores = move_values(board, player)
-    return {cell for cell, score in scores.items() if score == max(scores.values())}
-
-
 def replay(n: int, cells: Iterable[Sequence[int]]) -> list[str]:
     """The board after p1 and p2 mark ``cells`` in turn, p1 first."""
     board = empty_board(n)

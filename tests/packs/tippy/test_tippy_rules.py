@@ -82,6 +82,21 @@ def test_view_lines_count_code_and_place_it():
     assert rewritten.count > 11 and rewritten.outside
 
 
+def test_expect_few_changes_says_what_is_wrong():
+    reference = (REFERENCE / "game_view.py").read_text()
+    code_lines.expect_few_changes(STARTER_VIEW, reference, most=4, file="game_view.py")
+    with pytest.raises(AssertionError, match=r"changes 4 lines of code .* at most 3 may change; "
+                       "the handout: 'a few'"):
+        code_lines.expect_few_changes(STARTER_VIEW, reference, most=3, file="game_view.py",
+                                      handout="a few")
+    outside = STARTER_VIEW.replace("print('We tied...')", "print('Draw')")
+    with pytest.raises(AssertionError, match=r"game_view.py outside its imports and its "
+                       r"__main__ block \(code changed on line\(s\) \[\d+\]"):
+        code_lines.expect_few_changes(STARTER_VIEW, outside, most=11, file="game_view.py")
+    with pytest.raises(AssertionError, match="x.py is not valid Python"):
+        code_lines.expect_few_changes(STARTER_VIEW, "def (", most=11, file="x.py")
+
+
 def test_a_deleted_line_outside_the_menus_is_reported():
     source = STARTER_VIEW.replace("        print()\n", "", 1)
     (violation,) = changed(source)

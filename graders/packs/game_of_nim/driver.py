@@ -24,9 +24,6 @@ RULES = ("misere", "normal")
 STRAY_LIMIT = 2000
 
 
-# -- building the game ----------------------------------------------------------------------
-
-
 def _game_class():
     """``game_of_nim.GameOfNim``, reached as the course's main reaches it (``from game_of_nim
     import GameOfNim``): defined there or imported into it from the student's own module."""
@@ -98,18 +95,9 @@ def summary(game, state) -> dict:
     }
 
 
-# -- operations: the rules --------------------------------------------------------------------
-
-
-def initial(board: list, rule: str = "misere") -> dict:
-    """Summary of ``GameOfNim(board).initial``."""
-    game = new_game(board, rule)
-    return summary(game, game.initial)
-
-
 def play(board: list, path: list, rule: str = "misere") -> dict:
-    """Play ``path`` from the initial state; for each step, the new state's summary and whether
-    ``result`` changed its input state (board or moves) or returned the same object."""
+    """Summaries of the initial state and of each state reached by playing ``path``, each step
+    with whether ``result`` changed its input state (board or moves) and the input's board."""
     game = new_game(board, rule)
     state = game.initial
     start = summary(game, state)
@@ -121,7 +109,6 @@ def play(board: list, path: list, rule: str = "misere") -> dict:
         step = summary(game, new)
         step["input_mutated"] = after != before
         step["input_before"], step["input_after"] = before[0], after[0]
-        step["same_object"] = new is state
         steps.append(step)
         state = new
     return {"initial": start, "steps": steps}
@@ -152,9 +139,6 @@ def first_utility(board: list, path: list, rule: str = "misere") -> dict:
     first = game.to_move(game.initial)
     state = _walk(game, path)
     return {"player": plain(first), "value": plain(game.utility(state, first))}
-
-
-# -- operations: search -------------------------------------------------------------------------
 
 
 def exact_values(game, player):
@@ -207,9 +191,6 @@ def move_values(board: list, path: list, rule: str = "misere") -> list:
     return [[plain(a), plain(value(game.result(state, a), False))] for a in game.actions(state)]
 
 
-# -- operation: the handout's game, replayed ---------------------------------------------------
-
-
 class QuietGame:
     """The submission's game seen by the main program: its methods run with their printing
     captured aside, moves are shown as tuples, and the board is displayed as ``board: [...]``
@@ -237,27 +218,6 @@ class QuietGame:
         print("board:", _board(state))
 
 
-class ScriptEnded(Exception):
-    """The game goes on past the moves it can take."""
-
-
-def counted(players: list, limit: int) -> list:
-    """``players`` that raise ScriptEnded once ``limit`` moves have been asked for in all:
-    every legal move removes an object, so a game on a board of ``limit`` objects ends by then
-    (a game whose moves change nothing would otherwise loop until the time limit)."""
-    turns = iter(range(limit))
-
-    def wrap(player):
-        def counted_player(game, state):
-            if next(turns, None) is None:
-                raise ScriptEnded(f"the game did not end after {limit} moves")
-            return player(game, state)
-
-        return counted_player
-
-    return [wrap(player) for player in players]
-
-
 def replay(board: list, typed: list, rule: str = "misere") -> dict:
     """Run play_nim's game on ``board``: the pack's search (as alpha_beta_player) against
     games.query_player typing the lines of ``typed``. Returns the transcript as a terminal would
@@ -269,16 +229,24 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
     stray, transcript = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(stray):
         student_game = new_game(board, rule)
-    shown, error = _displayed(student_game), None
+    with contextlib.redirect_stdout(io.StringIO()) as shown:  # None below if display() raises
+        broken = harness_kit.safe(lambda: student_game.display(student_game.initial))
+    limit, error = sum(board), None
+    turns = iter(range(limit))  # every legal move removes an object: the game ends by then
+
+    def counted(player):
+        def one_move(game, state):
+            if next(turns, None) is None:  # moves that change nothing: stop, do not loop
+                raise harness_kit.OutOfInput(f"the game did not end after {limit} moves")
+            return player(game, state)
+
+        return one_move
+
     try:
         with harness_kit.typed(typed, echo=transcript), contextlib.redirect_stdout(transcript):
-            game = QuietGame(student_game, stray)
-            computer = lambda g, s: fast_alpha_beta(s, g)  # noqa: E731
-            players = counted([computer, games.query_player], sum(board))
-            play_nim.announce(play_nim.play_verbose(game, *players))
-    except harness_kit.OutOfInput:
-        error = "the scripted player has no more moves"
-    except ScriptEnded as exc:
+            players = [counted(lambda g, s: fast_alpha_beta(s, g)), counted(games.query_player)]
+            play_nim.announce(play_nim.play_verbose(QuietGame(student_game, stray), *players))
+    except harness_kit.OutOfInput as exc:  # typed answers used up, or a game that never ends
         error = str(exc)
     except Exception as exc:  # noqa: BLE001 - the student's error ends the game, reported
         error = harness_kit.error_text(exc)
@@ -286,44 +254,30 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
         "transcript": transcript.getvalue(),
         "stray_output": stray.getvalue()[:STRAY_LIMIT],
         "error": error,
-        "displayed": shown,
+        "displayed": None if isinstance(broken, dict) else shown.getvalue()[:STRAY_LIMIT],
     }
-
-
-def _displayed(game) -> str | None:
-    """What ``game.display(game.initial)`` prints (the main shows every state through it), or
-    None when it raises: the replay reports the game's own errors."""
-    printed = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(printed):
-            game.display(game.initial)
-    except Exception:  # noqa: BLE001 - a broken display is judged by what it printed: nothing
-        return None
-    return printed.getvalue()[:STRAY_LIMIT]
 
 
 def compat(board: list, rule: str = "misere") -> dict:
     """What the submission does that the handout does not grade: the constructor's parameter
     names, the player labels, and what its methods print during a short game (alpha-beta
-    against itself, with the pack's search)."""
-    cls = _game_class()
+    against itself, with the pack's search; an error there is graded elsewhere)."""
     try:
-        names = [p for p in inspect.signature(cls).parameters if p != "self"]
+        names = [p for p in inspect.signature(_game_class()).parameters if p != "self"]
     except (TypeError, ValueError):
         names = None
-    printed = io.StringIO()
-    players, error = None, None
-    with contextlib.redirect_stdout(printed):
-        try:
-            game = new_game(board, rule)
-            players = labels(game)
-            state = game.initial
-            for _ in range(sum(board)):
-                if game.terminal_test(state):
-                    break
-                state = game.result(state, fast_alpha_beta(state, game))
-            game.utility(state, game.to_move(game.initial))
-        except Exception as exc:  # noqa: BLE001 - graded elsewhere; here only a note
-            error = harness_kit.error_text(exc)
-    return {"parameters": names, "labels": players, "printed": printed.getvalue()[:STRAY_LIMIT],
-            "error": error}
+    players: list = []
+
+    def self_play():
+        game = new_game(board, rule)
+        players.extend(labels(game))
+        state = game.initial
+        for _ in range(sum(board)):
+            if game.terminal_test(state):
+                break
+            state = game.result(state, fast_alpha_beta(state, game))
+        game.utility(state, game.to_move(game.initial))
+
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        harness_kit.safe(self_play)
+    return {"parameters": names, "labels": players, "printed": printed.getvalue()[:STRAY_LIMIT]}

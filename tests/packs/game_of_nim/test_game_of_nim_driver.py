@@ -33,7 +33,7 @@ def ref(monkeypatch: pytest.MonkeyPatch) -> NimEnv:
 def test_operations_return_plain_json_data(ref: NimEnv) -> None:
     d = ref.driver
     values = [
-        d.initial([0, 5, 3, 1]),
+        d.play([0, 5, 3, 1], [])["initial"],
         d.play([2, 1], [[0, 1], [0, 1]]),
         d.terminal([0, 1], [[1, 1]]),
         d.first_utility([1], [[0, 1]]),
@@ -45,7 +45,7 @@ def test_operations_return_plain_json_data(ref: NimEnv) -> None:
 
 
 def test_initial_reports_moves_as_pairs(ref: NimEnv) -> None:
-    assert ref.driver.initial([0, 5, 3, 1]) == {
+    assert ref.driver.play([0, 5, 3, 1], [])["initial"] == {
         "to_move": "MAX",
         "board": [0, 5, 3, 1],
         "tuple_moves": True,
@@ -58,7 +58,7 @@ def test_play_reports_each_step_and_no_mutation(ref: NimEnv) -> None:
     assert [s["board"] for s in out["steps"]] == [[1, 1], [1, 0], [0, 0]]
     assert [s["to_move"] for s in out["steps"]] == ["MIN", "MAX", "MIN"]
     assert out["steps"][-1]["moves"] == []
-    assert not any(s["input_mutated"] or s["same_object"] for s in out["steps"])
+    assert not any(s["input_mutated"] for s in out["steps"])
 
 
 def test_play_detects_a_result_that_changes_its_input(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -138,7 +138,7 @@ def test_replay_prints_what_the_real_main_program_prints(
 
 def test_replay_stops_when_the_script_runs_out(ref: NimEnv) -> None:
     out = ref.driver.replay([7, 5, 3, 1], HANDOUT_TYPED[:1])
-    assert out["error"] == "the scripted player has no more moves"
+    assert out["error"] == "the script of typed answers is used up"
     assert out["transcript"].endswith("Your move? ")
 
 
@@ -147,12 +147,12 @@ def test_rule_reaches_only_a_constructor_that_takes_it(monkeypatch: pytest.Monke
     student = sample(monkeypatch, "correct_misere").driver
     assert student.choose([2, 1], [], "normal") == [0, 2]
     with pytest.raises(ValueError, match="unknown rule"):
-        student.initial([1], "last-wins")
+        student.play([1], [], "last-wins")["initial"]
 
 
 def test_other_constructor_name_and_labels_are_tolerated(monkeypatch: pytest.MonkeyPatch) -> None:
     d = sample(monkeypatch, "other_names").driver
-    assert d.initial([0, 1])["to_move"] == "P1"
+    assert d.play([0, 1], [])["initial"]["to_move"] == "P1"
     assert d.first_utility([0, 3, 0], [[1, 3]]) == {"player": "P1", "value": -1}
     assert d.labels(d.new_game([0, 3, 0])) == ["P1", "P2"]
     assert d.replay([7, 5, 3, 1], HANDOUT_TYPED)["transcript"].split() == HANDOUT_TRANSCRIPT.split()
@@ -160,7 +160,7 @@ def test_other_constructor_name_and_labels_are_tolerated(monkeypatch: pytest.Mon
 
 def test_moves_as_lists_are_reported_and_normalised(monkeypatch: pytest.MonkeyPatch) -> None:
     d = sample(monkeypatch, "list_moves").driver
-    out = d.initial([0, 2])
+    out = d.play([0, 2], [])["initial"]
     assert out["tuple_moves"] is False and out["moves"] == [[1, 1], [1, 2]]
     transcript = d.replay([7, 5, 3, 1], HANDOUT_TYPED)["transcript"]
     assert transcript.split() == HANDOUT_TRANSCRIPT.split()
@@ -182,7 +182,7 @@ def test_a_class_under_another_name_is_reached_through_game_of_nim(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     d = sample(monkeypatch, "class_in_helper").driver
-    assert d.initial([0, 2])["moves"] == [[1, 1], [1, 2]]
+    assert d.play([0, 2], [])["initial"]["moves"] == [[1, 1], [1, 2]]
     assert d.replay([7, 5, 3, 1], HANDOUT_TYPED)["transcript"].split() == HANDOUT_TRANSCRIPT.split()
 
 
@@ -197,7 +197,7 @@ def test_a_missing_class_names_what_was_looked_for(
     monkeypatch.setitem(sys.modules, "game_of_nim", load_module("game_of_nim", renamed))
     d = load_driver(monkeypatch)
     with pytest.raises(LookupError, match=r"no GameOfNim \(it has NimGame\)"):
-        d.initial([1])
+        d.play([1], [])["initial"]
 
 
 def test_a_game_that_never_ends_stops_after_one_move_per_object(
@@ -210,12 +210,12 @@ def test_a_game_that_never_ends_stops_after_one_move_per_object(
 
 def test_errors_in_student_code_propagate(monkeypatch: pytest.MonkeyPatch) -> None:
     crash = sample(monkeypatch, "crash_in_result").driver
-    assert crash.initial([1, 2])["moves"] == [[0, 1], [1, 1], [1, 2]]
+    assert crash.play([1, 2], [])["initial"]["moves"] == [[0, 1], [1, 1], [1, 2]]
     with pytest.raises(TypeError):
         crash.play([1, 2], [[0, 1]])
     template = install(monkeypatch, TEMPLATES / "game_of_nim.py").driver
     with pytest.raises(NotImplementedError):
-        template.initial([1])
+        template.play([1], [])["initial"]
 
 
 def test_plain_converts_unknown_objects(ref: NimEnv) -> None:

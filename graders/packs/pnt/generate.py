@@ -1,17 +1,22 @@
-"""Seeded generator of valid random PNT positions (parent side, stdlib only).
+"""Seeded PNT test positions (parent side, stdlib only): random ones, and rule-covering ones.
 
 A position is a number of tokens n, a legal history of taken tokens that leaves the player to
 move at least one legal move, and a search depth (0 = to the end of the game). The same seed
-always gives the same positions, so hidden tests are stable from run to run.
+always gives the same positions. Cases are kept small: the full minimax tree of each position
+(to its depth limit) has at most a budget of nodes, so a correct program without pruning
+still answers well inside the handout's 10 s, and the reference in a few milliseconds.
 
-Cases are kept small: the full minimax tree of each position (to its depth limit) has at most
-`node_budget` nodes, so a correct program without pruning still answers well inside the
-handout's 10 s, and the reference answers in a few milliseconds.
+A random case rarely shows some rules: the first-move rule needs a new game, the evaluation's
+prime and composite branches need a depth-limited search whose leaves end on such a move.
+`choose` takes a pool of positions (a quarter of them new games), asks the flawed searches of
+:mod:`graders.packs.pnt.oracle` which flaws each exposes, and greedily keeps the position that
+helps the most flaws still short of `per_rule` cases, until each is exposed that often.
 
-Command line (prints a test case file in the format of the official testcase.txt; the pack's
-hidden cases, fixtures/pnt/inputs/hidden.txt, were made this way):
+Command line (prints a test case file; fixtures/pnt/inputs/hidden.txt and rules.txt were
+made so, as their first line says):
 
     python -m graders.packs.pnt.generate --seed 472 --count 10 --prefix hidden
+    python -m graders.packs.pnt.generate --seed 2021 --per-rule 3 --prefix rule
 """
 
 from __future__ import annotations
@@ -20,19 +25,20 @@ import argparse
 import random
 from collections.abc import Sequence
 
-from graders.packs.pnt.cases import Case, format_cases
-from graders.packs.pnt.positions import Position, legal_moves
+from graders.packs.pnt.checks import Position, format_cases
+from graders.packs.pnt.oracle import FLAWS, exposes, legal_moves
 
 MIN_TOKENS = 3
 MAX_TOKENS = 20
 MAX_DEPTH = 6
 NODE_BUDGET = 50_000
+# The pool the rule-covering cases are chosen from: smaller trees, more new games.
+POOL, POOL_TOKENS, POOL_DEPTH, POOL_BUDGET = 600, 16, 5, 4000
 
 
 def tree_size(n: int, taken: Sequence[int], depth: int, budget: int) -> int:
     """Nodes of the full minimax tree of the position, counting stops just above `budget`."""
-    used = set(taken)
-    limit = depth if depth else None  # depth 0 means to the end of the game
+    used, limit = set(taken), depth or None  # depth 0: to the end of the game
     count = 0
 
     def walk(last: int | None, level: int) -> None:
@@ -60,57 +66,102 @@ def random_history(rng: random.Random, n: int) -> tuple[int, ...]:
     return tuple(game[: rng.randrange(len(game))])
 
 
-def random_position(
-    rng: random.Random,
-    max_tokens: int = MAX_TOKENS,
-    max_depth: int = MAX_DEPTH,
-    node_budget: int = NODE_BUDGET,
-) -> Position:
-    """A random valid position whose minimax tree has at most `node_budget` nodes."""
-    while True:
-        n = rng.randint(MIN_TOKENS, max_tokens)
-        depth = 0 if rng.random() < 0.4 else rng.randint(1, max_depth)
-        taken = random_history(rng, n)
-        if tree_size(n, taken, depth, node_budget) <= node_budget:
-            return Position(n, taken, depth)
-
-
-def generate_cases(seed: int, count: int, prefix: str = "input", **limits: int) -> list[Case]:
-    """`count` random cases named <prefix>1, <prefix>2, ... (see `generate`)."""
-    return [Case(f"{prefix}{i}", p) for i, p in enumerate(generate(seed, count, **limits), 1)]
-
-
-def case_file(seed: int, count: int, prefix: str = "input") -> str:
-    """A test case file of generated cases, headed by the command that remakes it."""
-    command = f"python -m graders.packs.pnt.generate --seed {seed} --count {count}"
-    if prefix != "input":
-        command += f" --prefix {prefix}"
-    return f"# Made by: {command}\n" + format_cases(generate_cases(seed, count, prefix))
-
-
-def generate(seed: int, count: int, **limits: int) -> list[Position]:
-    """`count` distinct random positions, the same for the same seed and limits."""
-    rng = random.Random(seed)
+def _positions(
+    rng: random.Random, count: int, limits: tuple[int, int, int, float], new_games: float = 0.0
+) -> list[Position]:
+    """`count` distinct positions within `limits` (most tokens, deepest limit, node budget,
+    share searched to the end); `new_games`: the share with no history."""
+    max_tokens, max_depth, budget, full_depth = limits
     positions: list[Position] = []
-    attempts = 0
+    tries = 0
     while len(positions) < count:
-        attempts += 1
-        if attempts > 100 * count:
+        n = rng.randint(MIN_TOKENS, max_tokens)
+        depth = 0 if rng.random() < full_depth else rng.randint(1, max_depth)
+        new = bool(new_games) and rng.random() < new_games
+        position = Position(n, () if new else random_history(rng, n), depth)
+        if tree_size(n, position.taken, depth, budget) > budget:
+            continue
+        tries += 1
+        if tries > 100 * count:
             raise ValueError(f"cannot find {count} distinct positions with limits {limits}")
-        position = random_position(rng, **limits)
         if position not in positions:
             positions.append(position)
     return positions
 
 
+def generate(
+    seed: int,
+    count: int,
+    max_tokens: int = MAX_TOKENS,
+    max_depth: int = MAX_DEPTH,
+    node_budget: int = NODE_BUDGET,
+) -> list[Position]:
+    """`count` distinct random valid positions, the same for the same seed and limits."""
+    return _positions(random.Random(seed), count, (max_tokens, max_depth, node_budget, 0.4))
+
+
+def pool(seed: int, size: int = POOL) -> list[Position]:
+    """`size` distinct valid positions drawn from `seed`, a quarter of them new games."""
+    limits = (POOL_TOKENS, POOL_DEPTH, POOL_BUDGET, 0.3)
+    return _positions(random.Random(seed), size, limits, new_games=0.25)
+
+
+def choose(candidates: Sequence[Position], per_rule: int) -> list[Position]:
+    """Greedy cover: positions until each flaw is exposed `per_rule` times.
+
+    Mid-game positions are tried first and new games only for what they alone can show (the
+    first-move rule), so a program that fails every new game does not lose more than that
+    rule is worth. Pool order breaks ties. Raises ValueError naming the flaws the candidates
+    cannot expose often enough.
+    """
+    shown = {p: {f for f in FLAWS if exposes(p, f)} for p in candidates}
+    need = dict.fromkeys(FLAWS, per_rule)
+    chosen: list[Position] = []
+    for left in ([p for p in candidates if p.taken], [p for p in candidates if not p.taken]):
+        while left:
+            best = max(left, key=lambda p: sum(need[f] > 0 for f in shown[p]))
+            if not any(need[f] for f in shown[best]):
+                break
+            chosen.append(best)
+            left.remove(best)
+            for flaw in shown[best]:
+                need[flaw] = max(0, need[flaw] - 1)
+    short = sorted(f for f, left in need.items() if left)
+    if short:
+        raise ValueError(f"the pool cannot expose {short} {per_rule} times")
+    return chosen
+
+
+def cases(seed: int, count: int = 10, per_rule: int | None = None, prefix: str = "input") -> dict:
+    """Cases named <prefix>1, <prefix>2, ...: `count` random ones, or with `per_rule` the
+    positions of a pool drawn from `seed` that expose each flaw `per_rule` times."""
+    found = choose(pool(seed), per_rule) if per_rule else generate(seed, count)
+    return {f"{prefix}{i}": position for i, position in enumerate(found, 1)}
+
+
+def case_file(seed: int, count: int = 10, per_rule: int | None = None, prefix: str = "input"
+              ) -> str:
+    """A test case file of `cases`, headed by the command that remakes it."""
+    how = f"--per-rule {per_rule}" if per_rule else f"--count {count}"
+    command = f"python -m graders.packs.pnt.generate --seed {seed} {how} --prefix {prefix}"
+    header = f"# Made by: {command}\n"
+    if per_rule:
+        header += (
+            "# Each handout rule (graders/packs/pnt/oracle.py, FLAWS) is exposed by at least\n"
+            f"# {per_rule} of these cases; tests/packs/pnt/test_pnt_cover.py proves it.\n"
+        )
+    return header + format_cases(cases(seed, count, per_rule, prefix))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Print `--count` random cases made from `--seed`."""
+    """Print the cases made from `--seed`: `--count` random ones, or `--per-rule` covering."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--per-rule", type=int, help="choose cases exposing each rule N times")
     parser.add_argument("--prefix", default="input", help="case names: <prefix>1, <prefix>2...")
     args = parser.parse_args(argv)
-    print(case_file(args.seed, args.count, args.prefix), end="")
+    print(case_file(args.seed, args.count, args.per_rule, args.prefix), end="")
 
 
 if __name__ == "__main__":

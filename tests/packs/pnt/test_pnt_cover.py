@@ -1,4 +1,4 @@
-"""The hidden cases expose every rule of the handout (graders/packs/pnt/variants.py, cover.py).
+"""The hidden cases expose every rule of the handout (graders/packs/pnt/oracle.py, generate.py).
 
 The flawed-search model must first be right without a flaw: it reproduces the golden file of
 every hidden case and the official outputs. Then each flaw (one broken handout rule) must
@@ -11,17 +11,17 @@ from __future__ import annotations
 import pytest
 
 from graders.packs import get_pack
-from graders.packs.pnt import cover
-from graders.packs.pnt.cases import parse_cases
-from graders.packs.pnt.grading import hidden_cases
-from graders.packs.pnt.output import parse_output
-from graders.packs.pnt.positions import Position
-from graders.packs.pnt.variants import FLAWS, exposes, search
+from graders.packs.pnt import generate
+from graders.packs.pnt.checks import HIDDEN_NAMES, Position, hidden_cases, parse_cases, parse_output
+from graders.packs.pnt.oracle import FLAWS, exposes, position_error, search
 
 PACK = get_pack("pnt")
-HIDDEN = hidden_cases()
-RULE_CASES = parse_cases((PACK.fixtures_dir / "inputs" / "rules.txt").read_text(), strict=True)
 MINIMUM = 3
+
+
+@pytest.fixture(scope="module")
+def rule_cases() -> dict[str, Position]:
+    return parse_cases((PACK.fixtures_dir / "inputs" / "rules.txt").read_text())
 
 
 def printed(result: tuple) -> dict:
@@ -37,22 +37,28 @@ def printed(result: tuple) -> dict:
     }
 
 
-@pytest.mark.parametrize("case", HIDDEN, ids=[c.name for c in HIDDEN])
-def test_model_without_flaws_matches_the_golden_files(case) -> None:
-    expected = parse_output((PACK.fixtures_dir / "golden" / f"{case.name}.txt").read_text())
-    assert printed(search(case.position)) == expected.values
+@pytest.mark.parametrize("name", HIDDEN_NAMES)
+def test_model_without_flaws_matches_the_golden_files(name: str) -> None:
+    expected = parse_output((PACK.fixtures_dir / "golden" / f"{name}.txt").read_text())
+    assert printed(search(hidden_cases(PACK)[name])) == expected.values
+
+
+def test_hidden_cases_are_the_named_ones_and_valid() -> None:
+    cases = hidden_cases(PACK)
+    assert list(cases) == HIDDEN_NAMES
+    assert {name: position_error(p) for name, p in cases.items() if position_error(p)} == {}
 
 
 def test_model_without_flaws_matches_the_official_outputs() -> None:
     official = parse_cases(PACK.template_text("testcase.txt"))
-    for number, case in enumerate(official, 1):
+    for number, (name, position) in enumerate(official.items(), 1):
         expected = parse_output(PACK.template_text(f"output{number}.txt"))
-        assert printed(search(case.position)) == expected.values, case.name
+        assert printed(search(position)) == expected.values, name
 
 
 @pytest.mark.parametrize("flaw", sorted(FLAWS))
-def test_each_rule_is_exposed_by_three_rule_cases(flaw: str) -> None:
-    shown = [case.name for case in RULE_CASES if exposes(case.position, flaw)]
+def test_each_rule_is_exposed_by_three_rule_cases(rule_cases, flaw: str) -> None:
+    shown = [name for name, position in rule_cases.items() if exposes(position, flaw)]
     assert len(shown) >= MINIMUM, shown
 
 
@@ -62,11 +68,11 @@ def test_rule_cases_are_reproducible() -> None:
     seed = int(words[words.index("--seed") + 1])
     per_rule = int(words[words.index("--per-rule") + 1])
     assert per_rule >= MINIMUM
-    assert text == cover.case_file(seed, per_rule, prefix="rule")
+    assert text == generate.case_file(seed, per_rule=per_rule, prefix="rule")
 
 
-def test_rule_cases_include_new_games_and_depth_limits() -> None:
-    positions = [case.position for case in RULE_CASES]
+def test_rule_cases_include_new_games_and_depth_limits(rule_cases) -> None:
+    positions = list(rule_cases.values())
     assert any(not p.taken for p in positions)
     assert any(p.depth for p in positions) and any(not p.depth for p in positions)
 
@@ -74,7 +80,7 @@ def test_rule_cases_include_new_games_and_depth_limits() -> None:
 def test_impossible_cover_fails_clearly() -> None:
     # Full-depth, one-move positions cannot show the evaluation's rules.
     with pytest.raises(ValueError, match="cannot expose"):
-        cover.choose([Position(7, (1, 4, 2), 0)], per_rule=1)
+        generate.choose([Position(7, (1, 4, 2), 0)], per_rule=1)
 
 
 def test_unknown_flaw_is_refused() -> None:
@@ -92,6 +98,6 @@ def test_unknown_flaw_is_refused() -> None:
     ],
 )
 def test_flaws_break_what_they_name(flaw, args, field, right, wrong) -> None:
-    [case] = parse_cases(args)
-    assert printed(search(case.position))[field] == right
-    assert printed(search(case.position, {flaw}))[field] == wrong
+    [position] = parse_cases(args).values()
+    assert printed(search(position))[field] == right
+    assert printed(search(position, {flaw}))[field] == wrong

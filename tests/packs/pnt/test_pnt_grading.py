@@ -1,19 +1,19 @@
-"""The PNT field checks and run cache (graders/packs/pnt/grading.py), on made-up runs."""
+"""The PNT field checks (graders/packs/pnt/checks.py), on made-up runs."""
 
 from __future__ import annotations
 
 import pytest
 
 from graders.packs import get_pack
-from graders.packs.pnt.cases import parse_cases
-from graders.packs.pnt.grading import (
+from graders.packs.pnt.checks import (
     SAMPLE,
-    CaseRef,
+    SAMPLE_NAME,
     answered,
-    check_fields,
+    check_field,
     check_format,
     field_ok,
     load_case,
+    parse_cases,
     program_name,
     run_case,
 )
@@ -41,7 +41,7 @@ def fake_runner(stdout: str, exit_code: int = 0, timed_out: bool = False, stderr
 
 
 def graded(stdout: str, **kwargs):
-    return run_case({}, "student", SAMPLE, EXPECTED, PACK, fake_runner(stdout, **kwargs))
+    return run_case(SAMPLE_NAME, SAMPLE, EXPECTED, PACK, fake_runner(stdout, **kwargs))
 
 
 def test_both_roundings_of_a_branching_tie_pass():
@@ -52,9 +52,10 @@ def test_both_roundings_of_a_branching_tie_pass():
 
 def test_wrong_count_names_field_and_shows_every_row():
     result = graded(EXPECTED.replace("Visited: 10", "Visited: 11"))
-    check_fields(result, ["move", "value"])
+    check_field(result, "move")
+    check_field(result, "value")
     with pytest.raises(Mismatch) as caught:
-        check_fields(result, ["visited"])
+        check_field(result, "visited")
     assert caught.value.message == "case sample: Number of Nodes Visited: expected 10, got 11"
     details = caught.value.details
     assert [row["ok"] for row in details["rows"]] == [True, True, False, True, True, True]
@@ -63,7 +64,8 @@ def test_wrong_count_names_field_and_shows_every_row():
 
 def test_two_decimals_pass_the_values_and_fail_the_format():
     result = graded(EXPECTED.replace("-1.0", "-1.00").replace("2.2", "2.25"))
-    check_fields(result, ["value", "branching"])
+    check_field(result, "value")
+    check_field(result, "branching")
     with pytest.raises(Mismatch, match="expected one decimal place, got '-1.00'"):
         check_format(result)
 
@@ -74,7 +76,7 @@ def test_tolerated_layout_passes_the_format():
 
 def test_crash_fails_every_check_and_names_the_error():
     result = graded("", exit_code=1, stderr="Traceback...\nIndexError: list index out of range\n")
-    for check in (lambda: check_fields(result, ["move"]), lambda: check_format(result)):
+    for check in (lambda: check_field(result, "move"), lambda: check_format(result)):
         with pytest.raises(Mismatch, match="exited with status 1: IndexError"):
             check()
 
@@ -82,18 +84,9 @@ def test_crash_fails_every_check_and_names_the_error():
 def test_output_before_a_timeout_is_still_shown():
     result = graded(EXPECTED, timed_out=True, exit_code=None)
     with pytest.raises(Mismatch) as caught:
-        check_fields(result, ["move"])
+        check_field(result, "move")
     assert "did not finish within 10 s" in caught.value.message
     assert caught.value.details["stdout"] == EXPECTED
-
-
-def test_runs_are_cached_per_submission():
-    runs: dict = {}
-    runner = fake_runner(EXPECTED)
-    for key in ("alice", "alice", "bob", "alice"):
-        run_case(runs, key, SAMPLE, EXPECTED, PACK, runner)
-    assert len(runner.calls) == 3  # alice once, bob once, alice again after bob
-    assert list(runs) == [("alice", "sample")]
 
 
 def test_public_cases_never_read_golden_files():
@@ -101,25 +94,22 @@ def test_public_cases_never_read_golden_files():
         raise AssertionError(f"read golden {name}")
 
     for name in ("input1", "input2", "input3", "sample"):
-        case, text = load_case(CaseRef(name, True), PACK, PACK.template_text, no_golden)
+        _, text = load_case(name, PACK, PACK.template_text, no_golden)
         assert text.startswith("Move: ")
-    case, _ = load_case(CaseRef("input3", True), PACK, PACK.template_text, no_golden)
-    assert case.position.taken == (4, 2, 6)
+    position, _ = load_case("input3", PACK, PACK.template_text, no_golden)
+    assert position.taken == (4, 2, 6)
 
 
 def test_hidden_cases_read_their_golden_file():
     asked = []
-    case, text = load_case(
-        CaseRef("extra1", False),
-        PACK,
-        PACK.template_text,
-        lambda name: asked.append(name) or EXPECTED,
+    position, text = load_case(
+        "extra1", PACK, PACK.template_text, lambda name: asked.append(name) or EXPECTED
     )
-    assert asked == ["extra1.txt"] and case.position.argv() == ["7", "1", "3", "2"]
+    assert asked == ["extra1.txt"] and position.argv() == ["7", "1", "3", "2"]
 
 
 def test_command_names_the_program_as_handed_in():
-    result = run_case({}, "s", SAMPLE, EXPECTED, PACK, fake_runner(EXPECTED), program="Main.py")
+    result = run_case("s", SAMPLE, EXPECTED, PACK, fake_runner(EXPECTED), program="Main.py")
     assert result.command == "python3 Main.py 7 3 1 4 2 3"
     assert result.run.argv == ["python3", "pnt.py", "7", "3", "1", "4", "2", "3"]
 
@@ -132,8 +122,8 @@ def test_program_name_follows_the_alias(tmp_path):
 
 
 def other_case(stdout: str):
-    [case] = parse_cases("input2: 7 1 1 2")
-    return run_case({}, "student", case, OTHER, PACK, fake_runner(stdout))
+    return run_case("input2", parse_cases("input2: 7 1 1 2")["input2"], OTHER, PACK,
+                    fake_runner(stdout))
 
 
 OTHER = (
@@ -147,7 +137,7 @@ def test_the_same_output_for_another_position_fails_whole():
     constant = answered(other_case(EXPECTED), sample)
     assert constant.problem and "not an answer to this position" in constant.problem
     with pytest.raises(Mismatch, match="handout's sample"):
-        check_fields(constant, ["move"])  # right by chance: 5 is input2's move too
+        check_field(constant, "move")  # right by chance: 5 is input2's move too
     with pytest.raises(Mismatch):
         check_format(constant)
 
@@ -156,7 +146,8 @@ def test_real_answers_are_left_alone():
     sample = graded(EXPECTED)
     right = answered(other_case(OTHER), sample)
     assert right.problem is None
-    check_fields(right, ["move", "value", "visited"])
+    for name in ("move", "value", "visited"):
+        check_field(right, name)
     assert answered(sample, sample) is sample
     crashed = graded("", exit_code=1)
     assert answered(other_case(""), crashed).problem is None  # nothing printed: no verdict
@@ -165,7 +156,7 @@ def test_real_answers_are_left_alone():
 def test_traceback_names_the_program_as_handed_in():
     stderr = 'Traceback:\n  File "/sandbox/pnt.py", line 3, in <module>\n    import Game\n'
     runner = fake_runner("", exit_code=1, stderr=stderr + "ModuleNotFoundError: Game\n")
-    result = run_case({}, "s", SAMPLE, EXPECTED, PACK, runner, program="Main.py")
+    result = run_case("s", SAMPLE, EXPECTED, PACK, runner, program="Main.py")
     with pytest.raises(Mismatch) as caught:
         check_format(result)
     shown = caught.value.details["stderr"]

@@ -12,8 +12,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from graders.packs.pnt.checks import Position
 from graders.packs.pnt.generate import generate
-from graders.packs.pnt.positions import Position, legal_moves
+from graders.packs.pnt.oracle import legal_moves
 
 ROOT = Path(__file__).resolve().parents[3]
 REFERENCE = ROOT / "reference_solutions" / "pnt" / "pnt.py"

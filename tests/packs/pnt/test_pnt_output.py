@@ -1,4 +1,4 @@
-"""The parser of PNT program outputs (graders/packs/pnt/output.py)."""
+"""The parser of PNT program outputs (graders/packs/pnt/checks.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graders.packs.pnt.output import LABELS, NAMES, branching_matches, parse_output
+from graders.packs.pnt.checks import LABELS, NAMES, branching_matches, parse_output
 
 OFFICIAL = Path(__file__).resolve().parents[3] / "student_templates" / "pnt"
 SAMPLE = {"move": 6, "value": 1.0, "visited": 3, "evaluated": 1, "max_depth": 2, "branching": 1.0}

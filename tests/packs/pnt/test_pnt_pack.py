@@ -8,8 +8,9 @@ from pathlib import Path
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.packs import get_pack
+from graders.packs.pnt.checks import HIDDEN_NAMES, hidden_cases
 from graders.packs.pnt.generate import case_file
-from graders.packs.pnt.grading import all_cases, hidden_cases
+from graders.packs.pnt.test_pnt import CASES
 
 PACK = get_pack("pnt")
 
@@ -33,10 +34,10 @@ def test_hidden_generated_cases_are_reproducible():
 
 
 def test_cases_are_the_official_ones_then_hidden():
-    refs = all_cases()
-    assert [r.name for r in refs if r.public] == ["input1", "input2", "input3", "sample"]
-    assert [r.name for r in refs if not r.public] == [c.name for c in hidden_cases()]
-    assert len(hidden_cases()) >= 10
+    public = [c.values[0] for c in CASES if not isinstance(c, str)]
+    assert public == ["input1", "input2", "input3", "sample"]
+    assert [c for c in CASES if isinstance(c, str)] == HIDDEN_NAMES == list(hidden_cases(PACK))
+    assert len(HIDDEN_NAMES) >= 10
 
 
 def test_precheck_passes_on_the_reference(starter_kit: Path, capsys):

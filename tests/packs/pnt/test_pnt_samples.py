@@ -7,15 +7,14 @@ import json
 import pytest
 
 from graders.packs import get_pack
-from graders.packs.pnt.cases import parse_cases
-from graders.packs.pnt.grading import SAMPLE, hidden_cases
-from graders.packs.pnt.variants import exposes
+from graders.packs.pnt.checks import SAMPLE, SAMPLE_NAME, hidden_cases, parse_cases
+from graders.packs.pnt.oracle import exposes
 from graders.selfcheck import expected_by_student
 
 PACK = get_pack("pnt")
 EXPECTED = expected_by_student(PACK)
 FLAWED = sorted(name for name, expected in EXPECTED.items() if expected["total"] < 95)
-# Samples whose mistake is exactly one flaw of the pack's model (graders/packs/pnt/variants.py).
+# Samples whose mistake is exactly one flaw of the pack's model (graders/packs/pnt/oracle.py).
 ONE_FLAW = {
     "first_move_rule": "first_move_even",
     "eval_sign_min": "eval_sign_min",
@@ -23,7 +22,6 @@ ONE_FLAW = {
     "no_pruning": "no_pruning",
     "root_depth_one": "root_depth_one",
 }
-CASES = [*parse_cases(PACK.template_text("testcase.txt")), SAMPLE, *hidden_cases()]
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +70,9 @@ def test_each_flawed_sample_fails_at_least_three_cases(results, name: str):
 def test_flawed_sample_fails_exactly_where_its_rule_is_exposed(results, name: str):
     # The model predicts the real program: the cases it fails are the ones that expose its
     # rule, so the hidden cases chosen for that rule are what costs it marks.
-    exposed = {case.name for case in CASES if exposes(case.position, ONE_FLAW[name])}
+    cases = {**parse_cases(PACK.template_text("testcase.txt")), SAMPLE_NAME: SAMPLE}
+    cases |= hidden_cases(PACK)
+    exposed = {case for case, position in cases.items() if exposes(position, ONE_FLAW[name])}
     assert failing_cases(results[name]) == exposed
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.packs.pnt.output import parse_output
+from graders.packs.pnt.checks import parse_output
 
 ROOT = Path(__file__).resolve().parents[3]
 TEMPLATE = ROOT / "student_templates" / "pnt"

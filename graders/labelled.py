@@ -1,0 +1,143 @@
+"""Labelled program output: ``Label: value`` lines read into typed fields (parent side).
+
+A pack whose programs print a report such as::
+
+    Move: 6
+    Value: 1.0
+
+declares its fields (`Field`: a name, the label, int or float, and a float's decimal places)
+and reads any text with `parse_labelled`, which never raises. It gives each field's value
+(None when missing or unreadable), its text as printed, and format problems written for the
+student, per field or for the ``layout`` of the whole output.
+
+Tolerated: trailing spaces, no final newline, trailing blank lines, any spacing after the
+colon. A format problem of the field, its value still read: a label in another case or
+spacing, a float with other decimal places (``1.00``, ``1``), an int written ``3.0``, and,
+in an output with exactly one line per field, a wrong label (the value is read by position).
+An unmatched line leaves its field missing. Lines out of order, repeated, blank in the
+middle, or extra are problems of the ``layout``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+LAYOUT = "layout"
+INT_TEXT = re.compile(r"-?[0-9]+")
+NUMBER_TEXT = re.compile(r"[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?")
+PLACES = {0: "no decimal places", 1: "one decimal place", 2: "two decimal places"}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One labelled line: `kind` int or float; a float is printed with `decimals` places."""
+
+    name: str
+    label: str
+    kind: type[int] | type[float] = int
+    decimals: int = 1
+
+    def exact(self, text: str) -> bool:
+        """True when `text` is the value written exactly as the handout asks."""
+        if self.kind is int:
+            return INT_TEXT.fullmatch(text) is not None
+        return re.fullmatch(rf"-?[0-9]+\.[0-9]{{{self.decimals}}}", text) is not None
+
+    def wanted(self, readable: bool) -> str:
+        """What the value should look like, for a message."""
+        if self.kind is int:
+            return "a whole number"
+        places = PLACES.get(self.decimals, f"{self.decimals} decimal places")
+        return places if readable else f"a number with {places}"
+
+
+@dataclass
+class Labelled:
+    """Per-field values (None when missing or unreadable) and format problems.
+
+    `problems` maps a field name, or ``"layout"`` for problems of the whole output, to
+    messages written for the student; `raw` holds each found field's text as printed.
+    """
+
+    fields: Sequence[Field]
+    values: dict[str, int | float | None]
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    raw: dict[str, str] = field(default_factory=dict)
+
+    def add_problem(self, where: str, message: str) -> None:
+        """Record a format problem of a field (or of the layout)."""
+        self.problems.setdefault(where, []).append(message)
+
+    @property
+    def format_ok(self) -> bool:
+        """True when the output has no format problem at all."""
+        return not self.problems
+
+    def problem_lines(self) -> list[str]:
+        """All problems as readable lines, in field order, layout last."""
+        labels = {f.name: f.label for f in self.fields} | {LAYOUT: "output"}
+        return [f"{labels[where]}: {message}" for where in labels
+                for message in self.problems.get(where, [])]
+
+
+def parse_labelled(text: str, fields: Sequence[Field]) -> Labelled:
+    """Read `fields` from a program's output `text`; never raises on any text."""
+    lines = [line.rstrip() for line in text.rstrip().splitlines()]
+    parsed = Labelled(fields, {f.name: None for f in fields})
+    found: dict[str, int] = {}  # field name -> index of its line
+    unmatched = []
+    for index, line in enumerate(lines):
+        if not line:
+            parsed.add_problem(LAYOUT, f"line {index + 1} is blank")
+        elif not _claim_line(parsed, line, index, found):
+            unmatched.append(index)
+    for index in unmatched:  # with one line per field, an unlabelled line is read by position
+        spot = fields[index] if len(lines) == len(fields) else None
+        if spot is None or spot.name in found:
+            parsed.add_problem(LAYOUT, f"line {index + 1} is not an output line: {lines[index]!r}")
+            continue
+        label, colon, value = lines[index].partition(":")
+        shown = label.strip() if colon else lines[index].strip()
+        parsed.add_problem(spot.name, f"wrong label: expected '{spot.label}:', got '{shown}'")
+        found[spot.name] = index
+        _read_value(parsed, spot, value.strip() if colon else "")
+    for f in fields:
+        if f.name not in found:
+            parsed.add_problem(f.name, f"missing line '{f.label}: ...'")
+    if sorted(found, key=found.__getitem__) != [f.name for f in fields if f.name in found]:
+        parsed.add_problem(LAYOUT, "the lines are not in the handout's order")
+    return parsed
+
+
+def _claim_line(parsed: Labelled, line: str, index: int, found: dict[str, int]) -> bool:
+    """Read `line` into the field its label names; False when it names none."""
+    label, colon, text = line.partition(":")
+    label = " ".join(label.split())
+    spot = next((f for f in parsed.fields if label.lower() == f.label.lower()), None)
+    if not colon or spot is None:
+        return False
+    if spot.name in found:
+        parsed.add_problem(LAYOUT, f"line {index + 1} repeats '{spot.label}'")
+        return True
+    if label != spot.label:
+        parsed.add_problem(spot.name, f"label should read '{spot.label}', not '{label}'")
+    found[spot.name] = index
+    _read_value(parsed, spot, text.strip())
+    return True
+
+
+def _read_value(parsed: Labelled, spot: Field, text: str) -> None:
+    """Store the number in `text` for field `spot`, noting any format problem."""
+    parsed.raw[spot.name] = text
+    if spot.exact(text):
+        parsed.values[spot.name] = spot.kind(text)
+        return
+    number = float(text) if NUMBER_TEXT.fullmatch(text) else None
+    if number is not None and (not math.isfinite(number) or spot.kind is int and number % 1):
+        number = None
+    if number is not None:
+        parsed.values[spot.name] = spot.kind(number)
+    parsed.add_problem(spot.name, f"expected {spot.wanted(number is not None)}, got {text!r}")

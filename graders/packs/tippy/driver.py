@@ -304,12 +304,7 @@ def run_game_view(answers, later="3", limit=60):
 def _view_classes(kind):
     """The classes game_view.py may play for kind: the graded one and the menu's (one not
     found is not stood in for: the game view then fails on its own)."""
-    found = []
-    for find in (lambda: _resolve(kind), lambda: _menu_class(kind)[0]):
-        try:
-            cls = find()
-        except _ClassNotFound:
-            continue
-        if cls is not None and cls not in found:
-            found.append(cls)
-    return found
+    found = {_menu_class(kind)[0]}
+    with contextlib.suppress(_ClassNotFound):
+        found.add(_resolve(kind))
+    return [cls for cls in found if cls is not None]

@@ -12,17 +12,12 @@ from graders.packs.tippy import oracle
 
 Cells = list[list[int]]
 
-# The other tetrominoes, which are NOT tippies, as (row, column) offsets.
-NON_TIPPY_SHAPES: dict[str, tuple[tuple[int, int], ...]] = {
-    "square": ((0, 0), (0, 1), (1, 0), (1, 1)), "T down": ((0, 0), (0, 1), (0, 2), (1, 1)),
-    "T up": ((0, 1), (1, 0), (1, 1), (1, 2)), "T right": ((0, 0), (1, 0), (1, 1), (2, 0)),
-    "T left": ((0, 1), (1, 0), (1, 1), (2, 1)), "L": ((0, 0), (1, 0), (2, 0), (2, 1)),
-    "L flipped": ((0, 1), (1, 1), (2, 1), (2, 0)), "L top": ((0, 0), (0, 1), (1, 0), (2, 0)),
-    "L top flipped": ((0, 0), (0, 1), (1, 1), (2, 1)),
-    "L lying": ((0, 0), (0, 1), (0, 2), (1, 0)),
-    "L lying right": ((0, 0), (0, 1), (0, 2), (1, 2)),
-    "L lying up": ((0, 2), (1, 0), (1, 1), (1, 2)),
-    "L lying up left": ((0, 0), (1, 0), (1, 1), (1, 2)),
+# The other tetrominoes, which are NOT tippies (drawn as ``oracle.PICTURES`` are).
+NON_TIPPY_SHAPES = {
+    "square": "##/##", "T down": "###/.#", "T up": ".#/###", "T right": "#/##/#",
+    "T left": ".#/##/.#", "L": "#/#/##", "L flipped": ".#/.#/##", "L top": "##/#/#",
+    "L top flipped": "##/.#/.#", "L lying": "###/#", "L lying right": "###/..#",
+    "L lying up": "..#/###", "L lying up left": "#/###",
 }
 
 
@@ -76,7 +71,8 @@ def non_tippy_games(n: int) -> list[tuple[str, Cells]]:
     seeded offset; the game goes on."""
     rng = random.Random(f"shapes-{n}")
     games = []
-    for name, shape in dict(NON_TIPPY_SHAPES, **_lines(n)).items():
+    shapes = {name: oracle.drawn(picture) for name, picture in NON_TIPPY_SHAPES.items()}
+    for name, shape in dict(shapes, **_lines(n)).items():
         height, width = 1 + max(r for r, _ in shape), 1 + max(c for _, c in shape)
         offsets = {(0, 0), (rng.randrange(n - height + 1), rng.randrange(n - width + 1))}
         for top, left in sorted(offsets):

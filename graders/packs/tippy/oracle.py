@@ -15,13 +15,18 @@ PLAYER_OF = {P1_MARK: "p1", P2_MARK: "p2"}
 
 Cell = tuple[int, int]
 
-# The four orientations (S and Z, lying and standing) inside their 2 x 3 or 3 x 2 box.
-SHAPES: tuple[tuple[Cell, ...], ...] = (
-    ((0, 0), (0, 1), (1, 1), (1, 2)),
-    ((0, 1), (0, 2), (1, 0), (1, 1)),
-    ((0, 0), (1, 0), (1, 1), (2, 1)),
-    ((0, 1), (1, 0), (1, 1), (2, 0)),
-)
+# The four orientations (S and Z, lying and standing), drawn row by row: '#' a square of the
+# tippy, '/' between rows.
+PICTURES = ("##/.##", ".##/##", "#/##/.#", ".#/##/#")
+
+
+def drawn(picture: str) -> tuple[Cell, ...]:
+    """The (row, column) offsets of a shape drawn as ``picture``."""
+    return tuple((r, c) for r, row in enumerate(picture.split("/"))
+                 for c, mark in enumerate(row) if mark == "#")
+
+
+SHAPES = tuple(drawn(picture) for picture in PICTURES)
 
 
 def place(shape: Iterable[Cell], top: int, left: int) -> tuple[Cell, ...]:

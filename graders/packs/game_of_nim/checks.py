@@ -1,9 +1,8 @@
 """What a correct game_of_nim submission answers, and the messages that say why not (parent side).
 
-Expectations come from the pack's own oracle (``oracle.py``) or, in the differential tests,
-from the reference's worker. Player labels are whatever the submission uses: the grader judges
-turns by who moved first, and utilities from the first player's side only.
-"""
+Expectations come from the pack's oracle, or from the reference's worker (differential tests).
+Player labels are the submission's own: turns are judged by who moved first, utilities from the
+first player's side only."""
 
 from __future__ import annotations
 
@@ -15,17 +14,16 @@ from graders.testing import Mismatch, expect_equal
 
 TRANSCRIPT = "handout.transcript"
 PROBE = {"misere": [0, 2], "normal": [0, 1]}  # alpha-beta's only winning move from [2, 1]
-OTHER_RULE = {"misere": "normal", "normal": "misere"}
 
 
 def case_id(case: Any) -> str:
     """A short test id: ``[0,5,3,1]`` (a board), ``[2,1]+2moves`` (a board and a path), or two
     positions joined by ``/``."""
-    if isinstance(case, tuple) and isinstance(case[0], tuple):
+    if isinstance(case, list):
+        return "[" + ",".join(map(str, case)) + "]"
+    if isinstance(case[0], tuple):
         return "/".join(map(case_id, case))
-    if isinstance(case, tuple):
-        return f"{case_id(case[0])}+{len(case[1])}moves"
-    return "[" + ",".join(map(str, case)) + "]"
+    return f"{case_id(case[0])}+{len(case[1])}moves"
 
 
 def game_text(board: list[int], path: list[list[int]]) -> str:
@@ -55,11 +53,9 @@ def fail(message: str, what: str, field: str, expected: Any, got: Any) -> None:
 def expect_state(state: dict, board: list[int], path: list[list[int]], why: str) -> None:
     """The state reached by ``path`` has the right board and legal moves (in any order)."""
     expected = board_after(board, path)
-    expect_equal(
-        {"board": state["board"], "moves (any order)": sorted(state["moves"])},
-        {"board": expected, "moves (any order)": legal_moves(expected)},
-        what=f"the state of {game_text(board, path)} ({why})",
-    )
+    expect_equal({"board": state["board"], "moves (any order)": sorted(state["moves"])},
+                 {"board": expected, "moves (any order)": legal_moves(expected)},
+                 what=f"the state of {game_text(board, path)} ({why})")
 
 
 def expect_tuples(out: dict, board: list[int], path: list[list[int]]) -> None:
@@ -100,18 +96,17 @@ def expect_utility(out: dict, board: list[int], path: list[list[int]], rule: str
     """utility(finished state, first player) is +1 when the first player won, else -1."""
     first, value = out["player"], out["value"]
     wins = first_player_wins(len(path), rule)
-    if type(value) in (int, float) and value == (1 if wins else -1):
-        return
-    taker = "the first player" if len(path) % 2 else "the second player"
-    alias = "" if first == "MAX" else ", the handout's MAX"
-    story = (f"{game_text(board, path)}: {taker} took the last object, so under the {rule} rule "
-             f"the first player ({first!r}{alias}) {'wins' if wins else 'loses'}")
     sign = "+1" if wins else "-1"
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        problem = f"{story}, but utility(state, {first!r}) returned {value!r}, not a number"
-    else:
-        problem = (f"{story}: utility(state, {first!r}) should be {sign} (the handout: +1 if MAX "
-                   f"wins, -1 if MIN wins), got {value}")
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if number and value == int(sign):
+        return
+    alias = "" if first == "MAX" else ", the handout's MAX"
+    story = (f"{game_text(board, path)}: the {'first' if len(path) % 2 else 'second'} player took "
+             f"the last object, so under the {rule} rule the first player ({first!r}{alias}) "
+             f"{'wins' if wins else 'loses'}")
+    problem = (f"{story}: utility(state, {first!r}) should be {sign} (the handout: +1 if MAX "
+               f"wins, -1 if MIN wins), got {value}" if number else
+               f"{story}, but utility(state, {first!r}) returned {value!r}, not a number")
     fail(problem, "utility for the first player", f"utility(state, {first!r})", sign, value)
 
 
@@ -121,8 +116,9 @@ def expect_probe(got: Any, rule: str) -> None:
         return
     message = (f"alpha-beta on GameOfNim([2, 1]), first player to move, played {got}; under the "
                f"handout's {rule} rule it must play {PROBE[rule]}")
-    if got == PROBE[OTHER_RULE[rule]]:
-        message += (f" ({got} is the winning move under the {OTHER_RULE[rule]} rule: check who "
+    other = next(name for name in PROBE if name != rule)
+    if got == PROBE[other]:
+        message += (f" ({got} is the winning move under the {other} rule: check who "
                     "utility() says has won, and whose turn result() gives)")
     fail(message, "alpha-beta's move from [2, 1]", "move", PROBE[rule], got)
 

@@ -20,7 +20,6 @@ import math
 import harness_kit
 from harness_kit import plain
 
-RULES = ("misere", "normal")
 STRAY_LIMIT = 2000
 
 
@@ -32,11 +31,9 @@ def _game_class():
     if cls is None:
         import games
 
-        found = sorted(
-            name for name, value in vars(game_of_nim).items()
-            if inspect.isclass(value) and issubclass(value, games.Game)
-            and value.__module__ != games.__name__  # Fig52Game and TicTacToe come with games.py
-        )
+        found = sorted(name for name, value in vars(game_of_nim).items()
+                       if inspect.isclass(value) and issubclass(value, games.Game)
+                       and value.__module__ != games.__name__)  # not Fig52Game, TicTacToe
         seen = f" (it has {', '.join(found)})" if found else ""
         raise LookupError(
             "the main program does `from game_of_nim import GameOfNim`, and game_of_nim.py has "
@@ -58,18 +55,16 @@ def new_game(board: list, rule: str = "misere"):
     """Build ``GameOfNim`` on a fresh copy of ``board``: keyword ``board=`` if the constructor
     has that parameter, else positionally. ``rule`` is passed only to a constructor that takes
     it (the reference does); a submission implements the course's rule itself."""
-    if rule not in RULES:
+    if rule not in ("misere", "normal"):
         raise ValueError(f"unknown rule {rule!r}")
     cls = _game_class()
     extra = {"rule": rule} if _accepts(cls, "rule") else {}
-    by_name = _accepts(cls, "board")
-    if by_name is not False:
-        try:
-            return cls(board=list(board), **extra)
-        except TypeError:
-            if by_name:
-                raise
-    return cls(list(board), **extra)
+    try:
+        return cls(board=list(board), **extra)
+    except TypeError:
+        if _accepts(cls, "board"):  # the student's own TypeError
+            raise
+        return cls(list(board), **extra)
 
 
 def _walk(game, path: list):
@@ -87,12 +82,8 @@ def _board(state):
 def summary(game, state) -> dict:
     """Turn, board and legal moves of ``state`` as plain data, and whether moves are tuples."""
     moves = game.actions(state)
-    return {
-        "to_move": plain(game.to_move(state)),
-        "board": _board(state),
-        "moves": plain(list(moves)),
-        "tuple_moves": all(type(m) is tuple for m in moves),
-    }
+    return {"to_move": plain(game.to_move(state)), "board": _board(state),
+            "moves": plain(list(moves)), "tuple_moves": all(type(m) is tuple for m in moves)}
 
 
 def play(board: list, path: list, rule: str = "misere") -> dict:
@@ -100,8 +91,7 @@ def play(board: list, path: list, rule: str = "misere") -> dict:
     with whether ``result`` changed its input state (board or moves) and the input's board."""
     game = new_game(board, rule)
     state = game.initial
-    start = summary(game, state)
-    steps = []
+    out: dict = {"initial": summary(game, state), "steps": []}
     for move in path:
         before = (_board(state), plain(list(game.actions(state))))  # plain() copies
         new = game.result(state, tuple(move))
@@ -109,24 +99,15 @@ def play(board: list, path: list, rule: str = "misere") -> dict:
         step = summary(game, new)
         step["input_mutated"] = after != before
         step["input_before"], step["input_after"] = before[0], after[0]
-        steps.append(step)
+        out["steps"].append(step)
         state = new
-    return {"initial": start, "steps": steps}
+    return out
 
 
 def terminal(board: list, path: list, rule: str = "misere") -> bool:
     """``terminal_test`` of the state reached by ``path``, as a bool."""
     game = new_game(board, rule)
     return bool(game.terminal_test(_walk(game, path)))
-
-
-def labels(game) -> list:
-    """The two player labels: who moves first, and who moves after the first move."""
-    first = game.to_move(game.initial)
-    moves = game.actions(game.initial)
-    if not moves:
-        return [plain(first), None]
-    return [plain(first), plain(game.to_move(game.result(game.initial, moves[0])))]
 
 
 def first_utility(board: list, path: list, rule: str = "misere") -> dict:
@@ -261,7 +242,8 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
 def compat(board: list, rule: str = "misere") -> dict:
     """What the submission does that the handout does not grade: the constructor's parameter
     names, the player labels, and what its methods print during a short game (alpha-beta
-    against itself, with the pack's search; an error there is graded elsewhere)."""
+    against itself, with the pack's search; an error there is graded elsewhere). The labels
+    are who moves first and who moves after the first move (None when there is no move)."""
     try:
         names = [p for p in inspect.signature(_game_class()).parameters if p != "self"]
     except (TypeError, ValueError):
@@ -270,8 +252,9 @@ def compat(board: list, rule: str = "misere") -> dict:
 
     def self_play():
         game = new_game(board, rule)
-        players.extend(labels(game))
-        state = game.initial
+        state, moves = game.initial, game.actions(game.initial)
+        second = plain(game.to_move(game.result(state, moves[0]))) if moves else None
+        players.extend([plain(game.to_move(state)), second])
         for _ in range(sum(board)):
             if game.terminal_test(state):
                 break

@@ -40,7 +40,9 @@ def test_operations_return_plain_json_data(ref: NimEnv) -> None:
         d.choose([2, 1], []),
         d.move_values([2, 1], []),
         d.replay([1], ["(0,1)"]),
+        d.compat([2, 1]),
     ]
+    assert d.compat([0])["labels"] == ["MAX", None]  # no move: no second player to name
     assert json.loads(json.dumps(values, allow_nan=False)) == values
 
 
@@ -154,7 +156,7 @@ def test_other_constructor_name_and_labels_are_tolerated(monkeypatch: pytest.Mon
     d = sample(monkeypatch, "other_names").driver
     assert d.play([0, 1], [])["initial"]["to_move"] == "P1"
     assert d.first_utility([0, 3, 0], [[1, 3]]) == {"player": "P1", "value": -1}
-    assert d.labels(d.new_game([0, 3, 0])) == ["P1", "P2"]
+    assert d.compat([0, 3, 0])["labels"] == ["P1", "P2"]
     assert d.replay([7, 5, 3, 1], HANDOUT_TYPED)["transcript"].split() == HANDOUT_TRANSCRIPT.split()
 
 
@@ -174,7 +176,7 @@ def test_printing_methods_do_not_disturb_the_transcript(monkeypatch: pytest.Monk
 
 def test_labels_without_a_turn_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     d = sample(monkeypatch, "no_turn_switch").driver
-    assert d.labels(d.new_game([1])) == ["MAX", "MAX"]
+    assert d.compat([1])["labels"] == ["MAX", "MAX"]
     assert d.first_utility([1], [[0, 1]]) == {"player": "MAX", "value": 1}  # MAX took it: wrong
 
 

@@ -46,6 +46,23 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory, kit_zip):
     return wheels
 
 
+@pytest.fixture(scope="session")
+def kit_python(tmp_path_factory: pytest.TempPathFactory, wheelhouse):
+    """``kit_python(pack_id, requirements) -> python``: a fresh virtual environment holding
+    only that requirements.txt; kits whose requirements read the same share one (altnim,
+    game_of_nim and pnt need the same four packages), built once per session."""
+    built: dict[str, Path] = {}
+
+    def python(pack_id: str, requirements: Path) -> Path:
+        wanted = requirements.read_text(encoding="utf-8")
+        if wanted not in built:
+            folder = tmp_path_factory.mktemp(f"venv-{pack_id}")
+            built[wanted] = fresh_venv(folder, requirements, wheelhouse(pack_id))
+        return built[wanted]
+
+    return python
+
+
 def fresh_venv(folder: Path, requirements: Path, wheelhouse: Path) -> Path:
     """A new virtual environment holding only ``requirements`` (and pip); its python."""
     venv.EnvBuilder(with_pip=True, clear=True).create(folder)

@@ -20,7 +20,7 @@ from graders.batch import BatchRequest, grade_batch
 from graders.packs import get_pack
 from graders.selfcheck import sample_sources
 from graders.submissions import student_id
-from tests.kit.conftest import PACKS, fresh_venv
+from tests.kit.conftest import PACKS
 
 SECONDS = 60
 
@@ -77,12 +77,12 @@ def _tests(items) -> list[tuple[str, str, str, str]]:
 
 @pytest.mark.parametrize("pack_id", PACKS)
 def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
-        pack_id, kit_zip, wheelhouse, tmp_path):
+        pack_id, kit_zip, kit_python, tmp_path):
     pack = get_pack(pack_id)
     with zipfile.ZipFile(kit_zip(pack_id)) as archive:
         archive.extractall(tmp_path / "unzipped")
     kit = tmp_path / "unzipped" / f"{pack_id}-kit"
-    python = fresh_venv(tmp_path / "venv", kit / "requirements.txt", wheelhouse(pack_id))
+    python = kit_python(pack_id, kit / "requirements.txt")
     harness = subprocess.run([str(python), "-c", "import graders"], cwd=tmp_path,
                              capture_output=True, text=True, check=False)
     assert harness.returncode != 0 and "No module named 'graders'" in harness.stderr

@@ -1,8 +1,10 @@
-"""Child side: python_ta on submitted files, run in the sandbox by the python_ta tool.
+"""Child side: python_ta on submitted files, run in the sandbox by a pack's python_ta tool.
 
-Usage: ``python -I driver_pyta.py CONFIG FILE...``. The first line of stdout is a JSON header
-(the python_ta, pylint and astroid versions); then one JSON line per file, written as soon as
-that file is done, so a run stopped by the time limit keeps the files it finished:
+Run by the tool environment's interpreter (stdlib and python_ta only, never ``graders``); the
+parent side is :mod:`graders.style.python_ta`. Usage: ``python -I pyta_runner.py CONFIG
+FILE...``. The first line of stdout is a JSON header (the python_ta, pylint and astroid
+versions); then one JSON line per file, written as soon as that file is done, so a run stopped
+by the time limit keeps the files it finished:
 
 - ``{"file": F, "messages": [...], "count": N}``: what python_ta reported (of N messages,
   at most MAX_PER_KIND of each kind, so every kind is seen), each with its id, symbol,
@@ -13,7 +15,7 @@ that file is done, so a run stopped by the time limit keeps the files it finishe
 
 Nothing here imports or runs the student's code: pylint and astroid only read it.
 
-``python -I driver_pyta.py --chunk CONFIG JSON`` (JSON: ``[[FOLDER, [FILE, ...]], ...]``)
+``python -I pyta_runner.py --chunk CONFIG JSON`` (JSON: ``[[FOLDER, [FILE, ...]], ...]``)
 checks several students in one run (python_ta's start-up and astroid's inference of the
 standard library are paid once): each student's files sit in a folder of their own, checked
 from inside it exactly as a run of their own would, and every line carries ``"folder"``.
@@ -21,17 +23,21 @@ Between students astroid forgets every module read from a student folder and eve
 student file could shadow, so no import resolves to another student's file.
 """
 
+from __future__ import annotations
+
 import contextlib
 import io
 import json
 import logging
 import os
 import sys
+from typing import Any
 
 MAX_PER_KIND = 20
 
 
-def main(argv):
+def main(argv: list[str]) -> None:
+    """Check the files ``argv`` names (see the module docstring), one JSON line each."""
     chunk = argv[:1] == ["--chunk"]
     config, rest = (argv[1], argv[2:]) if chunk else (argv[0], argv[1:])
     log = io.StringIO()
@@ -61,7 +67,7 @@ def main(argv):
         os.chdir(home)
 
 
-def forget_student_modules(astroid, home):
+def forget_student_modules(astroid: Any, home: str) -> None:
     """Drop from astroid's caches what a student folder gave it, and any module the files
     of the current folder could shadow (a student's own ``random.py``)."""
     here = {entry[:-3] if entry.endswith(".py") else entry for entry in os.listdir(".")}
@@ -73,12 +79,13 @@ def forget_student_modules(astroid, home):
     manager._mod_file_cache.clear()
 
 
-def emit(record):
+def emit(record: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(record) + "\n")
     sys.stdout.flush()
 
 
-def check(python_ta, config, name, log):
+def check(python_ta: Any, config: str, name: str, log: io.StringIO) -> dict[str, Any]:
+    """python_ta's report on file ``name``, as one JSON-able record."""
     chatter = io.StringIO()
     start = log.tell()
     try:
@@ -92,7 +99,7 @@ def check(python_ta, config, name, log):
         said = [line for line in log.read().splitlines() if line.strip()]
         return {"file": name, "not_checked": " ".join(said[-3:])[:2000]}
     found = [message for key in checked for message in reporter.messages[key]]
-    per_kind = {}
+    per_kind: dict[str, int] = {}
     kept = []
     for message in found:
         per_kind[message.msg_id] = per_kind.get(message.msg_id, 0) + 1
@@ -101,7 +108,7 @@ def check(python_ta, config, name, log):
     return {"file": name, "messages": kept, "count": len(found)}
 
 
-def describe(message):
+def describe(message: Any) -> dict[str, Any]:
     return {
         "id": message.msg_id,
         "symbol": message.symbol,

@@ -1,23 +1,30 @@
-"""python_ta for the style criterion (parent side): run it in the sandbox, read what it said.
+"""python_ta, the style checker a pack declares as a tool (parent side): run it, read it.
 
-The pack declares the tool (``[[tools]] name = "python_ta"``, exact pins) and
-``driver_pyta.py`` runs it on the files, with the pack's locked ``a2_pyta.txt``, in the tool's
-own environment inside the sandbox: one run per student for all their files, each file checked
-once. This module parses that run's JSON lines and judges them:
+A pack declares the tool (``[[tools]] name = "python_ta"``, exact pins) and its config file
+(``[settings] python_ta``, see :mod:`graders.style.assessed`); :mod:`graders.style.pyta_runner`
+runs python_ta on the files, with that config, in the tool's own environment inside the
+sandbox: one run per student for all their files, each file checked once, or one run for a
+whole session (:func:`run_chunk`). This module parses a run's JSON lines and judges them:
 
-- each message has a kind (its id and symbol), which the proportional style criterion counts
+- each message has a kind (its id and symbol), which a proportional style criterion counts
   once however many lines carry it; each also falls in a section of python_ta's own report
   (code errors and forbidden usage: E and F; style and convention: C, R and W);
-- a message the unchanged starter file also gets (the ``playable_games`` mapping the handout
-  makes a global, the starter's own ``%`` formatting) is not the student's: messages are
-  matched by symbol and text, with numbers blanked, so moved lines still match;
+- a message the unchanged starter file also gets (a mapping the handout makes a global, the
+  starter's own ``%`` formatting) is not the student's: messages are matched by symbol and
+  text, with numbers blanked, so moved lines still match;
 - python_ta running out of time on a file, or refusing it (a ``pylint:`` comment), is the
   student's; python_ta crashing is a grader error, never a student's zero.
+
+Reaching the sandbox: a tool runs a child-side script of the harness, which holds the pack's
+``driver_*.py`` files. Until the harness also carries the engine's runners, a pack that
+declares python_ta keeps a three-line ``driver_pyta.py`` that runs the runner's source, which
+:func:`runner_call` passes as its first argument.
 """
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import re
 from collections import Counter
@@ -27,14 +34,10 @@ from pathlib import Path
 
 from graders.errors import GraderError
 from graders.sandbox import RunResult
+from graders.style import pyta_runner
 
 TOOL = "python_ta"
-RUNNER = "driver_pyta.py"
-CONFIG = "a2_pyta.txt"
-SECTIONS = {
-    "errors": "code errors or forbidden usage (python_ta's E and F messages)",
-    "style": "style or convention (python_ta's C, R and W messages)",
-}
+SHIM = "driver_pyta.py"  # the pack's: exec(compile(sys.argv.pop(1), "pyta_runner.py", "exec"))
 
 RunTool = Callable[..., RunResult]
 Checked = tuple[Path, list[str]]  # a student's workspace and the files python_ta checks
@@ -80,11 +83,17 @@ class Run:
 
     files: dict[str, FileReport]
     versions: dict[str, str]
+    config: str
 
     @property
     def made_by(self) -> str:
         shown = ", ".join(f"{name} {version}" for name, version in self.versions.items())
-        return f"{shown or 'python_ta'} with {CONFIG}"
+        return f"{shown or 'python_ta'} with {self.config}"
+
+
+def runner_call(args: list[str]) -> tuple[str, list[str]]:
+    """The harness script and arguments that run :mod:`pyta_runner` with ``args``."""
+    return SHIM, [inspect.getsource(pyta_runner), *args]
 
 
 def parse(stdout: str) -> tuple[dict[str, str], dict[str, FileReport]]:
@@ -121,14 +130,14 @@ def _report(record: dict) -> FileReport:
     )
 
 
-def run(run_tool: RunTool, files: list[str], workspace: str = "student") -> Run:
-    """python_ta on ``files``; a file it runs out of time on is refused and the rest are
-    checked by a fresh run, so one slow file costs only its own marks."""
+def run(run_tool: RunTool, config: str, files: list[str], workspace: str = "student") -> Run:
+    """python_ta with ``config`` on ``files``; a file it runs out of time on is refused and
+    the rest are checked by a fresh run, so one slow file costs only its own marks."""
     reports: dict[str, FileReport] = {}
     versions: dict[str, str] = {}
     pending = list(files)
     while pending:
-        result = run_tool(TOOL, RUNNER, [CONFIG, *pending], workspace=workspace)
+        result = run_tool(TOOL, *runner_call([config, *pending]), workspace=workspace)
         header, found = parse(result.stdout)
         versions = header or versions
         reports.update(found)
@@ -144,21 +153,22 @@ def run(run_tool: RunTool, files: list[str], workspace: str = "student") -> Run:
         reports[slow] = FileReport(
             slow, refused=f"python_ta did not finish checking it within {result.seconds:.0f} s"
         )
-    return Run(reports, versions)
+    return Run(reports, versions, config)
 
 
-def run_chunk(run_tool_over: RunTool, students: dict[str, Checked]) -> dict[str, Run]:
+def run_chunk(run_tool_over: RunTool, config: str, students: dict[str, Checked]) -> dict[str, Run]:
     """python_ta on several students' files in ONE run (``students``: id -> workspace and the
-    files to check), each student checked in a folder of their own (see driver_pyta.py).
+    files to check), each student checked in a folder of their own (see pyta_runner.py).
 
     Only the students whose every file came back are in the answer: one the run did not
     finish (it ran out of time, python_ta stopped) is left to a run of their own (:func:`run`),
-    which refuses a slow file as usual. Equal to per-student runs: tests/packs/stonehenge.
+    which refuses a slow file as usual. Equal to per-student runs: tests/style.
     """
     order = [(f"s{index}", student) for index, student in enumerate(students)]
     plan = [[folder, students[student][1]] for folder, student in order]
     folders = {folder: students[student][0] for folder, student in order}
-    result = run_tool_over(TOOL, RUNNER, ["--chunk", CONFIG, json.dumps(plan)], folders)
+    script, args = runner_call(["--chunk", config, json.dumps(plan)])
+    result = run_tool_over(TOOL, script, args, folders)
     versions, _ = parse(result.stdout)
     found: dict[str, dict[str, FileReport]] = {}
     for line in result.stdout.splitlines():
@@ -169,7 +179,7 @@ def run_chunk(run_tool_over: RunTool, students: dict[str, Checked]) -> dict[str,
     for folder, student in order:
         reports = found.get(folder, {})
         if set(reports) == set(students[student][1]):
-            runs[student] = Run(reports, versions)
+            runs[student] = Run(reports, versions, config)
     return runs
 
 

@@ -1,4 +1,5 @@
-"""Reading python_ta's runs (pyta.py) and running it (driver_pyta.py, in the real tool)."""
+"""Reading python_ta's runs (graders/style/python_ta.py) and running it (pyta_runner.py, in the
+real tool, as the stonehenge pack declares it)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,17 @@ import json
 import shutil
 
 import pytest
-from stonehenge_testkit import PACK, REFERENCE, TEMPLATES
 
 from graders.errors import GraderError
 from graders.packs import get_pack
-from graders.packs.stonehenge import pyta
 from graders.sandbox import RunResult, Sandbox
+from graders.style import python_ta as pyta
 from graders.tools import tool_of
+
+PACK = get_pack("stonehenge")
+TEMPLATES = PACK.templates_dir
+REFERENCE = PACK.reference_dir
+CONFIG = "a2_pyta.txt"
 
 
 def message(symbol="line-too-long", line=3, text="This line is 85 characters long", cat="C"):
@@ -74,10 +79,11 @@ def test_a_file_that_runs_out_of_time_is_refused_and_the_rest_are_checked_again(
     answers = iter([result(first, timed_out=True, seconds=60), result(second)])
 
     def run_tool(name, script, args, workspace):
-        calls.append(args[1:])
+        assert script == "driver_pyta.py" and "def main(" in args[0] and args[1] == CONFIG
+        calls.append(args[2:])
         return next(answers)
 
-    run = pyta.run(run_tool, ["a.py", "b.py", "c.py"])
+    run = pyta.run(run_tool, CONFIG, ["a.py", "b.py", "c.py"])
     assert calls == [["a.py", "b.py", "c.py"], ["c.py"]]
     assert run.files["b.py"].refused == "python_ta did not finish checking it within 60 s"
     assert run.files["a.py"].refused is None and run.files["c.py"].refused is None
@@ -89,13 +95,13 @@ def test_python_ta_stopping_for_another_reason_is_a_grader_error():
         return result("", stderr="Traceback ...\nModuleNotFoundError: No module named 'astroid'")
 
     with pytest.raises(GraderError, match="No module named 'astroid'"):
-        pyta.run(run_tool, ["a.py"])
+        pyta.run(run_tool, CONFIG, ["a.py"])
 
 
 @pytest.fixture(scope="module")
 def real_run_tool(tmp_path_factory):
     """run_tool as the plugin makes it, on a workspace of starter files + chosen sources."""
-    pack = get_pack("stonehenge")
+    pack = PACK
     tool = tool_of(pack, pyta.TOOL)
     assert tool.problem() is None, tool.problem()
     sandbox = Sandbox()
@@ -109,7 +115,7 @@ def real_run_tool(tmp_path_factory):
         def run_tool(name, script, args, workspace="student"):
             return sandbox.run(folder, tool.command(script, args),
                                tool.limits(pack.limits),
-                               harness=sandbox.harness_for(PACK / "driver.py"),
+                               harness=sandbox.harness_for(pack.driver),
                                tools={name: tool.home})
 
         return run_tool
@@ -122,8 +128,8 @@ def real_run_tool(tmp_path_factory):
 def test_the_reference_gets_nothing_the_starter_does_not(real_run_tool):
     files = ["stonehenge.py", "strategy.py"]
     sources = {name: (REFERENCE / name).read_text() for name in files}
-    reference = pyta.run(real_run_tool(sources), files)
-    starter = pyta.run(real_run_tool({}), files)
+    reference = pyta.run(real_run_tool(sources), CONFIG, files)
+    starter = pyta.run(real_run_tool({}), CONFIG, files)
     assert set(reference.versions) == {"python_ta", "pylint", "astroid"}
     for name in files:
         assert pyta.new_messages(reference.files[name].messages,
@@ -150,7 +156,7 @@ class Leftover(GameState):
 def test_the_courses_config_disables_what_it_disabled(real_run_tool):
     """a2_pyta.txt as the course had it: W0511 (fixme), W0105 (a string statement), W0231
     (no super().__init__), E9998 (I/O) and E9999 (imports) are off."""
-    run = pyta.run(real_run_tool({"leftover.py": COURSE_DISABLED}), ["leftover.py"])
+    run = pyta.run(real_run_tool({"leftover.py": COURSE_DISABLED}), CONFIG, ["leftover.py"])
     found = {message.id for message in run.files["leftover.py"].messages}
     assert not found & {"W0511", "W0105", "W0231", "E9998", "E9999"}, found
 
@@ -158,5 +164,5 @@ def test_the_courses_config_disables_what_it_disabled(real_run_tool):
 @pytest.mark.sandbox
 def test_python_ta_refuses_a_file_with_a_pylint_comment(real_run_tool):
     source = "# pylint: disable=line-too-long\n" + (REFERENCE / "strategy.py").read_text()
-    run = pyta.run(real_run_tool({"strategy.py": source}), ["strategy.py"])
+    run = pyta.run(real_run_tool({"strategy.py": source}), CONFIG, ["strategy.py"])
     assert 'pylint:" found in comment' in (run.files["strategy.py"].refused or "")

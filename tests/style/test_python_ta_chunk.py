@@ -1,5 +1,5 @@
-"""python_ta over a whole session in ONE run (pyta.run_chunk) says, for every student, exactly
-what a run of their own (pyta.run) says: imports never cross between students' folders."""
+"""python_ta over a whole session in ONE run (python_ta.run_chunk) says, for every student, exactly
+what a run of their own (python_ta.run) says: imports never cross between students' folders."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ import pytest
 
 from graders.fixtures import tool_over
 from graders.packs import get_pack
-from graders.packs.stonehenge import pyta
 from graders.sandbox import Sandbox
+from graders.style import python_ta as pyta
 from graders.submissions import prepare
 from graders.tools import tool_of
 
 PACK = get_pack("stonehenge")
+CONFIG = "a2_pyta.txt"
 SESSION = 8  # students per run: well within the tool's 60 s on a loaded machine
 
 
@@ -53,7 +54,7 @@ def alone(sandbox: Sandbox, folder: Path, files: list[str]) -> pyta.Run:
         return sandbox.run(folder, tool.command(script, args), tool.limits(PACK.limits),
                            harness=sandbox.harness_for(PACK.driver), tools={name: tool.home})
 
-    return pyta.run(run_tool, files)
+    return pyta.run(run_tool, CONFIG, files)
 
 
 @pytest.mark.sandbox
@@ -76,7 +77,7 @@ def test_one_run_over_every_sample_equals_a_run_per_sample(sandbox: Sandbox, tmp
     names = list(students)
     for start in range(0, len(names), SESSION):  # as grading sessions do: a share each
         share = {name: students[name] for name in names[start:start + SESSION]}
-        chunked.update(pyta.run_chunk(run_tool_over, share))
+        chunked.update(pyta.run_chunk(run_tool_over, CONFIG, share))
     print(f"a run per {SESSION}: {time.perf_counter() - started:.1f} s for {len(students)}")
     started = time.perf_counter()
     assert set(chunked) == set(students)
@@ -93,12 +94,12 @@ def test_a_student_the_chunk_did_not_finish_is_left_out():
     half = '{"folder": "s1", "file": "b.py", "messages": [], "count": 0}'
 
     def run_tool_over(name, script, args, folders):
-        assert list(folders) == ["s0", "s1"] and args[:2] == ["--chunk", pyta.CONFIG]
+        assert list(folders) == ["s0", "s1"] and args[1:3] == ["--chunk", CONFIG]
         return pyta.RunResult(argv=[], stdout="\n".join([header, done, half, '{"fol']),
                               stderr="", exit_code=None, timed_out=True,
                               output_truncated=False, seconds=60.0)
 
-    runs = pyta.run_chunk(run_tool_over, {"ann": (Path("a"), ["a.py"]),
+    runs = pyta.run_chunk(run_tool_over, CONFIG, {"ann": (Path("a"), ["a.py"]),
                                           "bob": (Path("b"), ["b.py", "c.py"])})
     assert list(runs) == ["ann"]
     assert runs["ann"].versions == {"python_ta": "2"}

@@ -1,5 +1,6 @@
-"""Parent-side helpers of the stonehenge grader tests: expected values from the oracle, the
-token-wise view of boards, what rough_outcome must be, and wording for failure messages."""
+"""Parent-side expectations of the stonehenge grader tests: what the driver's snapshots must
+say (from the oracle), the token-wise view of boards, what rough_outcome must be, and the
+wording of failures in the player's terms."""
 
 from __future__ import annotations
 
@@ -8,6 +9,15 @@ from typing import Any
 from graders.errors import StudentError
 from graders.packs.stonehenge import oracle
 from graders.testing import expect_equal, expect_text
+
+SCORES = {1: "a win", 0: "a tie", -1: "a loss"}
+# Snapshot fields compared as values: how the failure names them, and the oracle's answer.
+EXACT = {
+    "player": ("get_current_player_name()", lambda pos: pos.player),
+    "over": ("is_over(state)", lambda pos: bool(oracle.winner(pos))),
+    "winners": ("is_winner('p1') / is_winner('p2')",
+                lambda pos: {player: oracle.winner(pos) == player for player in ("p1", "p2")}),
+}
 
 
 def position_text(side: int, p1_starts: bool, moves: list[str] | str) -> str:
@@ -34,6 +44,13 @@ def marker_place(side: int, line: str) -> tuple[int, int]:
     return side + 2, side - k
 
 
+def cells(board: str, side: int) -> list[str]:
+    """The cells of a board (letters, 1 or 2) in letter order, markers left out."""
+    rows = oracle.tokens(board)[1:side + 2]
+    return [cell for i, row in enumerate(rows)
+            for cell in (row[1:] if i == side - 1 else row[1:-1])]
+
+
 def field(snapshot: dict[str, Any], name: str, where: str) -> Any:
     """A snapshot field, or the student's error for it as a failure."""
     if "error" in snapshot and len(snapshot) == 1:
@@ -44,19 +61,14 @@ def field(snapshot: dict[str, Any], name: str, where: str) -> Any:
     return value
 
 
-def expect_board(actual: Any, pos: oracle.Position, where: str) -> None:
-    """Compare a board token-wise (markers, cells and their order; not spacing or art)."""
-    if not isinstance(actual, str):
-        raise AssertionError(f"{where}: str(state) gave {actual!r}, not a board")
-    expect_text(board_lines(actual), board_lines(oracle.render(pos)), mode="rstrip",
-                what=f"board, {where} (markers and cells, token by token)")
-
-
-def expect_snapshots(snaps: list[dict[str, Any]], side: int, p1_starts: bool,
-                     moves: list[str], names: list[str]) -> None:
-    """Check the fields ``names`` of every snapshot of a driver ``trace`` against the oracle."""
-    positions = oracle.trace(side, p1_starts, moves)
-    for count, (snap, pos) in enumerate(zip(snaps, positions, strict=False)):
+def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str,
+                 names: list[str]) -> list[dict[str, Any]]:
+    """Play ``moves`` with the driver's ``trace`` and check the fields ``names`` of every
+    snapshot against the oracle; the snapshots."""
+    moves = list(moves)
+    snaps = worker.call("trace", side, p1_starts, moves, names)
+    for count, (snap, pos) in enumerate(zip(snaps, oracle.trace(side, p1_starts, moves),
+                                            strict=False)):
         where = position_text(side, p1_starts, moves[:count])
         for name in names:
             value = field(snap, name, where)
@@ -67,8 +79,17 @@ def expect_snapshots(snaps: list[dict[str, Any]], side: int, p1_starts: bool,
             elif name == "rough":
                 expect_rough(value, pos, where)
             else:
-                expect_equal(_normal(name, value), expected_field(name, pos),
-                             what=f"{FIELD_WORDS[name]}, {where}", numbers_loosely=True)
+                words, answer = EXACT[name]
+                expect_equal(value, answer(pos), what=f"{words}, {where}", numbers_loosely=True)
+    return snaps
+
+
+def expect_board(actual: Any, pos: oracle.Position, where: str) -> None:
+    """Compare a board token-wise (markers, cells and their order; not spacing or art)."""
+    if not isinstance(actual, str):
+        raise AssertionError(f"{where}: str(state) gave {actual!r}, not a board")
+    expect_text(board_lines(actual), board_lines(oracle.render(pos)), mode="rstrip",
+                what=f"board, {where} (markers and cells, token by token)")
 
 
 def expect_moves(actual: Any, pos: oracle.Position, where: str) -> None:
@@ -81,7 +102,7 @@ def expect_moves(actual: Any, pos: oracle.Position, where: str) -> None:
     if not winner and got == []:
         raise AssertionError(f"{where}: nobody has won yet, but get_possible_moves() returned "
                              f"[]; the free cells are {want}")
-    expect_equal(got, want, what=f"{FIELD_WORDS['moves']}, {where}")
+    expect_equal(got, want, what=f"get_possible_moves() (sorted), {where}")
 
 
 def expect_rough(actual: Any, pos: oracle.Position, where: str) -> None:
@@ -101,39 +122,32 @@ def expect_rough(actual: Any, pos: oracle.Position, where: str) -> None:
             f"here, not {actual}")
 
 
-FIELD_WORDS = {
-    "player": "get_current_player_name()",
-    "moves": "get_possible_moves() (sorted)",
-    "over": "is_over(state)",
-    "winners": "is_winner('p1') / is_winner('p2')",
-    "rough": "rough_outcome()",
-}
+def expect_marker(student: Any, side: int, p1_starts: bool, moves: str, line: str,
+                  rule: str) -> None:
+    """The marker of ley-line ``line`` after ``moves`` is the oracle's (``rule`` says why)."""
+    where = position_text(side, p1_starts, moves)
+    board = field(student.call("trace", side, p1_starts, list(moves), ["board"])[-1], "board",
+                  where)
+    want = oracle.render(oracle.replay(side, p1_starts, moves))
+    row, column = marker_place(side, line)
+    got_rows = oracle.tokens(str(board))
+    got = got_rows[row][column] if row < len(got_rows) and column < len(got_rows[row]) else None
+    wanted = oracle.tokens(want)[row][column]
+    assert got == wanted, (
+        f"{where}: {rule}, so the marker of ley-line {line} must be {wanted!r}; your board "
+        f"shows {got!r} there.\nexpected board:\n{want}\nyour board:\n{board}")
 
 
-def _normal(name: str, value: Any) -> Any:
-    return sorted(value) if name == "moves" and isinstance(value, list) else value
+def expect_cells(board: Any, side: int, moves: str, what: str) -> None:
+    """Only the cells: the markers are graded by the board tests and the rule tests."""
+    want = cells(oracle.render(oracle.replay(side, True, moves)), side)
+    expect_equal(cells(str(board), side), want, what=f"cells of {what}")
 
 
-def expected_field(name: str, pos: oracle.Position) -> Any:
-    if name == "player":
-        return pos.player
-    if name == "moves":
-        return sorted(oracle.moves(pos))
-    if name == "over":
-        return bool(oracle.winner(pos))
-    if name == "winners":
-        return {player: oracle.winner(pos) == player for player in ("p1", "p2")}
-    raise KeyError(name)
-
-
-def cells(board: str, side: int) -> list[str]:
-    """The cells of a board (letters, 1 or 2) in letter order, markers left out."""
-    rows = oracle.tokens(board)[1:side + 2]
-    return [cell for i, row in enumerate(rows)
-            for cell in (row[1:] if i == side - 1 else row[1:-1])]
-
-
-SCORES = {1: "a win", 0: "a tie", -1: "a loss"}
+def repr_after(student: Any, side: int, p1_starts: bool, moves: list[str] | str) -> Any:
+    """The student's repr of the position after ``moves``."""
+    snap = student.call("trace", side, p1_starts, list(moves), ["repr"])[-1]
+    return field(snap, "repr", position_text(side, p1_starts, moves))
 
 
 def explain_choice(side: int, p1_starts: bool, moves: list[str], chosen: str | None) -> str:
@@ -148,3 +162,11 @@ def explain_choice(side: int, p1_starts: bool, moves: list[str], chosen: str | N
     return (f"{position_text(side, p1_starts, moves)}, {pos.player} to move: the strategy chose "
             f"{chosen}, which guarantees only {SCORES[scores[chosen]]}; {top} was possible "
             f"with any of {best}")
+
+
+def expect_best_move(got: dict[str, Any], position: dict[str, Any], says: str = "{}") -> None:
+    """The strategy's move (a driver ``strategy`` answer) is optimal at ``position``; else
+    fail with :func:`explain_choice` put in ``says``."""
+    side, p1_starts, moves = position["side"], position["p1_starts"], list(position["moves"])
+    best = oracle.best_moves(oracle.replay(side, p1_starts, moves))
+    assert got["move"] in best, says.format(explain_choice(side, p1_starts, moves, got["move"]))

@@ -3,11 +3,11 @@
 Every operation reaches the submission through the starter API only:
 ``game_interface.playable_games['h']`` and ``usable_strategies['mr' / 'mi']``, whatever the
 classes and functions are called and whichever of the student's modules defines them (when
-game_interface.py cannot be imported, its entries are read statically by ``driver_entry``, and
+game_interface.py cannot be imported, its entries are read statically by ``harness_kit``, and
 last ``stonehenge.StonehengeGame``, so a broken strategy file does not also sink the game's
-marks), the game's single ``input()`` call (patched),
-``str_to_move``, ``make_move``, ``is_over``, ``is_winner``, ``str``, ``repr`` and
-``rough_outcome``. Positions arrive as a side length, who starts, and a list of cell letters.
+marks), the game's single ``input()`` call (typed), ``str_to_move``, ``make_move``,
+``is_over``, ``is_winner``, ``str``, ``repr`` and ``rough_outcome``. Positions arrive as a
+side length, who starts, and a list of cell letters.
 
 Where one value of a snapshot raises, only that field becomes ``{"error": "..."}``, so one broken
 method costs the tests of that method and not the others.
@@ -15,58 +15,50 @@ method costs the tests of that method and not the others.
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import importlib
 import io
 import sys
 import time
-import traceback
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import driver_entry
+import harness_kit
+from harness_kit import patched, typed
 
 FIELDS = ("board", "player", "moves", "over", "winners", "repr", "rough")
 
 
-_OURS = {"driver.py", "grader_driver.py", "driver_entry.py"}
-
-
 def _error(exc: BaseException) -> dict[str, str]:
-    frames = traceback.extract_tb(exc.__traceback__)
-    where = ""
-    for frame in reversed(frames):
-        if Path(frame.filename).name not in _OURS:
-            where = f" ({Path(frame.filename).name}, line {frame.lineno})"
-            break
-    return {"error": f"{type(exc).__name__}: {exc}{where}"}
-
-
-@contextmanager
-def _patched_input(answer: str):
-    """Answer every ``input()`` with ``answer``; the yielded list records the prompts."""
-    prompts: list[str] = []
-
-    def fake_input(prompt: object = "") -> str:
-        prompts.append(str(prompt))
-        return answer
-
-    saved = builtins.input
-    builtins.input = fake_input
-    try:
-        yield prompts
-    finally:
-        builtins.input = saved
+    return {"error": harness_kit.error_text(exc)}
 
 
 def _interface(mixed: bool = False):
     if mixed:
-        driver_entry.alias_missing_names()
+        _alias_missing_names()
     import game_interface
 
     return game_interface
+
+
+def _alias_missing_names() -> None:
+    """On a mixed workspace (the student's files over the instructor's stonehenge.py), let
+    the student's ``from stonehenge import X`` (in any of their modules) find the instructor's
+    classes whatever X is called."""
+    import stonehenge
+
+    for path in sorted(Path(".").rglob("*.py")):
+        tree, _ = harness_kit.read_tree(path)
+        for bound in harness_kit.bindings(tree).values() if tree else []:
+            if isinstance(bound, tuple) and bound[0] == "stonehenge" and bound[1] and \
+                    not hasattr(stonehenge, bound[1]):
+                kind = "State" if "state" in bound[1].lower() else "Game"
+                setattr(stonehenge, bound[1], getattr(stonehenge, f"Stonehenge{kind}"))
+
+
+def _static_entry(mapping: str, key: str) -> Any:
+    """``mapping[key]`` of game_interface.py, imported without importing game_interface."""
+    return harness_kit.static_entry("game_interface.py", mapping, key)
 
 
 # Where a game class lives when game_interface cannot give it (handout and starter names).
@@ -83,7 +75,7 @@ def _game_class(key: str = "h", instructor: bool = False):
     try:
         return _interface().playable_games[key]
     except Exception:
-        found = driver_entry.static_entry("playable_games", key)
+        found = _static_entry("playable_games", key)
         if found is not None:
             return found
         module, name = _FALLBACK[key]
@@ -91,7 +83,7 @@ def _game_class(key: str = "h", instructor: bool = False):
 
 
 def _new_game(side: int | str, p1_starts: bool, key: str = "h", instructor: bool = False):
-    with _patched_input(str(side)) as prompts:
+    with typed(then=str(side)) as prompts:
         game = _game_class(key, instructor)(p1_starts)
     return game, prompts
 
@@ -102,12 +94,8 @@ def _advance(game: Any, moves: list[str]) -> None:
 
 
 def _winners(game: Any, state: Any) -> dict[str, bool]:
-    saved = game.current_state
-    game.current_state = state
-    try:
+    with patched((game, "current_state", state)):
         return {player: bool(game.is_winner(player)) for player in ("p1", "p2")}
-    finally:
-        game.current_state = saved
 
 
 def _field(game: Any, state: Any, name: str) -> Any:
@@ -234,7 +222,7 @@ def _strategy(key: str, mixed: bool, instructor: bool = False):
     try:
         return _interface(mixed).usable_strategies[key]
     except Exception:
-        found = driver_entry.static_entry("usable_strategies", key)
+        found = _static_entry("usable_strategies", key)
         if found is None:
             raise
         return found
@@ -346,14 +334,9 @@ def play_interface(side: int, p1_starts: bool, moves: list[str]) -> dict[str, An
         return game.str_to_move(played[-1])
 
     printed = io.StringIO()
-    saved = builtins.input
-    builtins.input = lambda prompt="": answers.pop(0) if answers else ""
-    try:
-        with contextlib.redirect_stdout(printed):
-            ui = module.GameInterface(module.playable_games["h"], scripted, scripted)
-            ui.play()
-    finally:
-        builtins.input = saved
+    with typed(answers, then=""), contextlib.redirect_stdout(printed):
+        ui = module.GameInterface(module.playable_games["h"], scripted, scripted)
+        ui.play()
     lines = [line for line in printed.getvalue().splitlines() if line.strip()]
     return {
         "played": played,

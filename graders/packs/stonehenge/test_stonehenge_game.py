@@ -12,24 +12,24 @@ from __future__ import annotations
 import pytest
 
 from graders.errors import StudentError
-from graders.packs.stonehenge import expect, generate, oracle
-from graders.testing import expect_equal
+from graders.packs.stonehenge import generate, oracle
+from graders.packs.stonehenge.checks import (
+    expect_best_move,
+    expect_cells,
+    expect_marker,
+    expect_moves,
+    expect_trace,
+    field,
+    position_text,
+    repr_after,
+)
 
-RULE_GAMES = generate.games(seed=148, count=8, sides=(2, 3, 4, 5))
-ROUGH_GAMES = generate.games(seed=1480, count=6, sides=(2, 3, 4))
-TRANSPOSITIONS = generate.transpositions(seed=2, count=3, side=3) + \
-    generate.transpositions(seed=4, count=2, side=4)
 RULE_FIELDS = ["player", "moves", "over", "winners"]
 
 
-def trace(worker, side, p1_starts, moves, fields):
-    snaps = worker.call("trace", side, p1_starts, list(moves), fields)
-    expect.expect_snapshots(snaps, side, p1_starts, list(moves), fields)
-    return snaps
-
-
-def game_ids(games):
-    return [f"side{g['side']}-{i}" for i, g in enumerate(games)]
+def game_ids(count, sides):
+    """Ids of ``generate.games(seed, count, sides)`` (sides cycle), known before generating."""
+    return [f"side{sides[i % len(sides)]}-{i}" for i in range(count)]
 
 
 @pytest.mark.public
@@ -40,45 +40,30 @@ def test_game_constructor_asks_once(student):
         f"{got['prompts']}); it must ask for the side length with exactly ONE input()")
     assert got["has_current_state"], "the game has no attribute current_state"
     # The constructor's job is a board of the size typed in, not only one question.
-    expect.expect_moves(expect.field(got, "moves", "a new side-2 game"), oracle.start(2),
-                        "a new side-2 game")
+    expect_moves(field(got, "moves", "a new side-2 game"), oracle.start(2), "a new side-2 game")
 
 
 @pytest.mark.public
 def test_game_current_player(student):
-    trace(student, 2, True, "A", ["player"])
-    trace(student, 2, False, "A", ["player"])
+    expect_trace(student, 2, True, "A", ["player"])
+    expect_trace(student, 2, False, "A", ["player"])
 
 
 @pytest.mark.public
 def test_game_side_1_first_move_wins(student):
     for move in "ABC":
-        trace(student, 1, True, move, RULE_FIELDS)
+        expect_trace(student, 1, True, move, RULE_FIELDS)
 
 
 @pytest.mark.public
 def test_game_side_2_spec_game(student):
-    trace(student, 2, True, "AGDEF", RULE_FIELDS)
+    expect_trace(student, 2, True, "AGDEF", RULE_FIELDS)
 
 
-@pytest.mark.parametrize("game", RULE_GAMES, ids=game_ids(RULE_GAMES))
-def test_game_random_game(student, game):
-    trace(student, game["side"], game["p1_starts"], game["moves"], RULE_FIELDS)
-
-
-def expect_marker(student, side, p1_starts, moves, line, rule):
-    board = expect.field(student.call("trace", side, p1_starts, list(moves), ["board"])[-1],
-                         "board", expect.position_text(side, p1_starts, moves))
-    pos = oracle.replay(side, p1_starts, moves)
-    want = oracle.render(pos)
-    row, column = expect.marker_place(side, line)
-    got_rows = oracle.tokens(str(board))
-    got = got_rows[row][column] if row < len(got_rows) and column < len(got_rows[row]) else None
-    wanted = oracle.tokens(want)[row][column]
-    assert got == wanted, (
-        f"{expect.position_text(side, p1_starts, moves)}: {rule}, so the marker of ley-line "
-        f"{line} must be {wanted!r}; your board shows {got!r} there.\nexpected board:\n{want}"
-        f"\nyour board:\n{board}")
+@pytest.mark.parametrize("index", range(8), ids=game_ids(8, (2, 3, 4, 5)))
+def test_game_random_game(student, index):
+    game = generate.games(seed=148, count=8, sides=(2, 3, 4, 5))[index]
+    expect_trace(student, game["side"], game["p1_starts"], game["moves"], RULE_FIELDS)
 
 
 def test_game_capture_needs_only_half(student):
@@ -100,8 +85,8 @@ def test_game_captured_line_never_changes_hands(student):
 
 
 def test_game_no_moves_once_over(student):
-    trace(student, 2, True, "AGDEF", ["moves"])
-    trace(student, 1, False, "B", ["moves"])
+    expect_trace(student, 2, True, "AGDEF", ["moves"])
+    expect_trace(student, 1, False, "B", ["moves"])
 
 
 @pytest.mark.public
@@ -127,14 +112,8 @@ def test_game_make_move_takes_a_raw_string(student):
     expect_cells(got["board_after"], 2, "A", "the board make_move('A') returns on side 2")
 
 
-def expect_cells(board, side, moves, what):
-    """Only the cells: the markers are graded by the board tests and the rule tests."""
-    want = expect.cells(oracle.render(oracle.replay(side, True, moves)), side)
-    expect_equal(expect.cells(str(board), side), want, what=f"cells of {what}")
-
-
-SUPPORT_POSITIONS = [(3, False, "KACBFEGDI"), (2, True, "AFD")] + [
-    (p["side"], p["p1_starts"], p["moves"]) for p in generate.search_positions(seed=8, count=2)]
+SUPPORT_POSITIONS = [{"side": 3, "p1_starts": False, "moves": "KACBFEGDI"},
+                     {"side": 2, "p1_starts": True, "moves": "AFD"}]
 
 
 @pytest.mark.parametrize("key", ["mr", "mi"])
@@ -142,32 +121,26 @@ def test_game_supports_reference_minimax(make_worker, key):
     """The instructor's strategy.py over the student's workspace: the student's game (reached
     through playable_games['h'], with their helper modules) under the instructor's minimax."""
     worker = make_worker(student=["stonehenge.py"], reference=["strategy.py"])
-    for side, p1_starts, moves in SUPPORT_POSITIONS:
+    for position in SUPPORT_POSITIONS + generate.search_positions(seed=8, count=2):
+        side, p1_starts, moves = position["side"], position["p1_starts"], list(position["moves"])
         try:
-            got = worker.call("strategy", key, side, p1_starts, list(moves), instructor=True)
+            got = worker.call("strategy", key, side, p1_starts, moves, instructor=True)
         except StudentError as error:
             raise StudentError("the instructor's minimax, run on YOUR game at "
-                               f"{expect.position_text(side, p1_starts, moves)}, failed: "
+                               f"{position_text(side, p1_starts, moves)}, failed: "
                                f"{error.message}", details=error.details) from None
-        best = oracle.best_moves(oracle.replay(side, p1_starts, moves))
-        assert got["move"] in best, (
-            "the instructor's minimax, run on YOUR game, went wrong: "
-            + expect.explain_choice(side, p1_starts, list(moves), got["move"])
-            + " (check is_over, is_winner, get_possible_moves and make_move together)")
+        expect_best_move(got, position, "the instructor's minimax, run on YOUR game, went "
+                         "wrong: {} (check is_over, is_winner, get_possible_moves and "
+                         "make_move together)")
 
 
 @pytest.mark.public
 def test_state_repr_depends_on_player(student):
     first = student.call("trace", 2, True, [], ["repr"])[0]
     second = student.call("trace", 2, False, [], ["repr"])[0]
-    assert expect.field(first, "repr", "p1 first") != expect.field(second, "repr", "p2 first"), (
+    assert field(first, "repr", "p1 first") != field(second, "repr", "p2 first"), (
         "the empty side-2 boards with p1 and with p2 to move have the same repr; repr must "
         "tell whose turn it is")
-
-
-def repr_after(student, side, p1_starts, moves):
-    snap = student.call("trace", side, p1_starts, list(moves), ["repr"])[-1]
-    return expect.field(snap, "repr", expect.position_text(side, p1_starts, moves))
 
 
 @pytest.mark.public
@@ -180,18 +153,19 @@ def test_state_repr_same_position_same_text(student):
         "F C E and F C A give different boards but the same repr")
 
 
-@pytest.mark.parametrize("pair", TRANSPOSITIONS, ids=[f"pair{i}" for i in
-                                                      range(len(TRANSPOSITIONS))])
-def test_state_repr_transpositions(student, pair):
+@pytest.mark.parametrize("index", range(5), ids=[f"pair{i}" for i in range(5)])
+def test_state_repr_transpositions(student, index):
+    pair = (generate.transpositions(seed=2, count=3, side=3)
+            + generate.transpositions(seed=4, count=2, side=4))[index]
     args = pair["side"], pair["p1_starts"]
     first = repr_after(student, *args, pair["first"])
     assert first == repr_after(student, *args, pair["second"]), (
-        f"{expect.position_text(*args, pair['first'])} and the order {pair['second']} reach "
+        f"{position_text(*args, pair['first'])} and the order {pair['second']} reach "
         "the same position, but their reprs differ")
     earlier = pair["first"][:-2]
     assert first != repr_after(student, *args, earlier), (
-        f"{expect.position_text(*args, pair['first'])} and "
-        f"{expect.position_text(*args, earlier)} are different positions (same player to "
+        f"{position_text(*args, pair['first'])} and "
+        f"{position_text(*args, earlier)} are different positions (same player to "
         "move), but their reprs are the same")
 
 
@@ -207,9 +181,10 @@ def test_state_rough_outcome_spec_cases(student):
     any estimate is accepted elsewhere)."""
     for side, p1_starts, moves in [(2, True, "AGDEF"), (1, True, ""), (2, True, "AGD"),
                                    (3, True, ""), (1, False, "B")]:
-        trace(student, side, p1_starts, moves, ["rough"])
+        expect_trace(student, side, p1_starts, moves, ["rough"])
 
 
-@pytest.mark.parametrize("game", ROUGH_GAMES, ids=game_ids(ROUGH_GAMES))
-def test_state_rough_outcome_random_game(student, game):
-    trace(student, game["side"], game["p1_starts"], game["moves"], ["rough"])
+@pytest.mark.parametrize("index", range(6), ids=game_ids(6, (2, 3, 4)))
+def test_state_rough_outcome_random_game(student, index):
+    game = generate.games(seed=1480, count=6, sides=(2, 3, 4))[index]
+    expect_trace(student, game["side"], game["p1_starts"], game["moves"], ["rough"])

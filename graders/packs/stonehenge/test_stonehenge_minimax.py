@@ -12,21 +12,24 @@ from __future__ import annotations
 
 import pytest
 
-from graders.packs.stonehenge import expect, generate, oracle
+from graders.packs.stonehenge import generate, oracle
+from graders.packs.stonehenge.checks import expect_best_move
 
 SPEC_POSITIONS = [
     {"side": 3, "p1_starts": False, "moves": list("KACBFEGDI")},
     {"side": 2, "p1_starts": True, "moves": list("AFD")},
 ]
-POSITIONS = SPEC_POSITIONS + generate.search_positions(seed=2018, count=10)
+# The spec's two positions, then ten generated ones (sides cycle through 2 to 5).
+POSITION_IDS = ["side3-spec", "side2-spec"] + [f"side{i % 4 + 2}-{i + 2}" for i in range(10)]
 PUBLIC_TOTALS = [4, 18]
 # 2 leaves exactly one legal move (subtract 1): a strategy must still return it.
 HIDDEN_TOTALS = [13, 14, 2]
 NAMES = {"mr": "recursive", "mi": "iterative"}
 
 
-def ids(positions):
-    return [f"side{p['side']}-{len(p['moves'])}moves-{i}" for i, p in enumerate(positions)]
+def position(index):
+    """The graded position ``index`` (see POSITION_IDS), with its ``best`` moves."""
+    return (SPEC_POSITIONS + generate.search_positions(seed=2018, count=10))[index]
 
 
 def on_reference_game(make_worker, key):
@@ -44,11 +47,11 @@ def check_subtract_square(worker, key, totals, mixed=False):
             f"move is one of {best}")
 
 
-def check_position(worker, key, position):
-    side, p1_starts, moves = position["side"], position["p1_starts"], position["moves"]
-    got = worker.call("strategy", key, side, p1_starts, moves, mixed=True)
-    best = oracle.best_moves(oracle.replay(side, p1_starts, moves))
-    assert got["move"] in best, expect.explain_choice(side, p1_starts, moves, got["move"])
+def play(worker, key, index, **options):
+    """The strategy's answer at graded position ``index`` of the instructor's game."""
+    at = position(index)
+    return worker.call("strategy", key, at["side"], at["p1_starts"], at["moves"], mixed=True,
+                       **options)
 
 
 @pytest.mark.public
@@ -69,25 +72,22 @@ def test_iterative_subtract_square_more(make_worker):
     check_subtract_square(on_reference_game(make_worker, "mi"), "mi", HIDDEN_TOTALS, True)
 
 
-@pytest.mark.parametrize("position", POSITIONS, ids=ids(POSITIONS))
-def test_recursive_optimal_move(make_worker, position):
-    check_position(on_reference_game(make_worker, "mr"), "mr", position)
+@pytest.mark.parametrize("index", range(12), ids=POSITION_IDS)
+def test_recursive_optimal_move(make_worker, index):
+    expect_best_move(play(on_reference_game(make_worker, "mr"), "mr", index), position(index))
 
 
-@pytest.mark.parametrize("position", POSITIONS, ids=ids(POSITIONS))
-def test_iterative_optimal_move(make_worker, position):
-    check_position(on_reference_game(make_worker, "mi"), "mi", position)
+@pytest.mark.parametrize("index", range(12), ids=POSITION_IDS)
+def test_iterative_optimal_move(make_worker, index):
+    expect_best_move(play(on_reference_game(make_worker, "mi"), "mi", index), position(index))
 
 
 def check_state_kept(worker, key):
-    position = POSITIONS[2]
-    side, p1_starts, moves = position["side"], position["p1_starts"], position["moves"]
-    got = worker.call("strategy", key, side, p1_starts, moves, mixed=True)
+    got = play(worker, key, 2)
     assert got["state_kept"], (
         f"the {NAMES[key]} strategy changed game.current_state; it must only look ahead")
     # Leaving the state alone earns this share only where the strategy also did its job.
-    assert got["move"] in position["best"], expect.explain_choice(side, p1_starts, moves,
-                                                                  got["move"])
+    expect_best_move(got, position(2))
 
 
 def test_recursive_keeps_the_current_state(make_worker):
@@ -99,11 +99,8 @@ def test_iterative_keeps_the_current_state(make_worker):
 
 
 def test_iterative_never_recurses(make_worker):
-    position = POSITIONS[2]
-    side, p1_starts, moves = position["side"], position["p1_starts"], position["moves"]
     worker = on_reference_game(make_worker, "mi")
-    got = worker.call("strategy", "mi", side, p1_starts, moves, mixed=True,
-                      watch_recursion=True)
+    got = play(worker, "mi", 2, watch_recursion=True)
     # The guard's own record, which no code in the student's process can change: exactly one
     # watch ran around the strategy, stayed switched on, and saw no recursion.
     watches = worker.watches
@@ -115,5 +112,4 @@ def test_iterative_never_recurses(make_worker):
         f"while the iterative strategy ran, {recursive}() in its module was called "
         "while it was already running: that is recursion. Use a loop over an explicit stack")
     # No recursion earns this share only where the strategy also found the move.
-    assert got["move"] in position["best"], expect.explain_choice(side, p1_starts, moves,
-                                                                  got["move"])
+    expect_best_move(got, position(2))

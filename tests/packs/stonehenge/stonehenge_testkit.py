@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
+from graders.sandbox import harness_kit
+
 ROOT = Path(__file__).resolve().parents[3]
 TEMPLATES = ROOT / "student_templates" / "stonehenge"
 REFERENCE = ROOT / "reference_solutions" / "stonehenge"
@@ -104,9 +106,8 @@ def loaded(workspace: Path, monkeypatch) -> Iterator[ModuleType]:
     """Import the pack's driver with ``workspace`` as the working folder and on sys.path."""
     _forget_workspace_modules()
     monkeypatch.chdir(workspace)
-    monkeypatch.syspath_prepend(str(PACK))
+    monkeypatch.setitem(sys.modules, "harness_kit", harness_kit)  # as the harness has it
     monkeypatch.syspath_prepend(str(workspace))
-    sys.modules.pop("driver_entry", None)
     spec = importlib.util.spec_from_file_location("stonehenge_driver_under_test",
                                                   PACK / "driver.py")
     assert spec is not None and spec.loader is not None

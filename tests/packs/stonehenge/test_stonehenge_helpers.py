@@ -9,40 +9,40 @@ import sys
 import pytest
 from stonehenge_testkit import SIDE_2, SIDE_2_AGDEF, TEMPLATES, make_workspace
 
-from graders.packs.stonehenge import expect, oracle
+from graders.packs.stonehenge import checks, oracle
 
 
 def test_marker_place_matches_the_renderer():
     for side in oracle.SIDES:
         for k, (name, _) in enumerate(oracle.geometry(side).lines):
             board = oracle.tokens(oracle.render(oracle.Position(side, True, p1_lines=1 << k)))
-            row, column = expect.marker_place(side, name)
+            row, column = checks.marker_place(side, name)
             assert board[row][column] == "1"
             assert sum(token == "1" for line in board for token in line) == 1
 
 
 def test_cells_leave_out_every_marker():
-    assert expect.cells(SIDE_2, 2) == list("ABCDEFG")
-    assert expect.cells(SIDE_2_AGDEF, 2) == ["1", "B", "C", "1", "2", "1", "2"]
-    assert expect.cells(oracle.render(oracle.start(5)), 5) == list(oracle.LETTERS[:25])
+    assert checks.cells(SIDE_2, 2) == list("ABCDEFG")
+    assert checks.cells(SIDE_2_AGDEF, 2) == ["1", "B", "C", "1", "2", "1", "2"]
+    assert checks.cells(oracle.render(oracle.start(5)), 5) == list(oracle.LETTERS[:25])
 
 
 def test_board_lines_ignore_spacing_and_art():
     squeezed = "\n".join(line.strip().replace("   ", " ") for line in SIDE_2.splitlines())
-    assert expect.board_lines(squeezed) == expect.board_lines(SIDE_2)
-    assert expect.board_lines(SIDE_2).splitlines()[1] == "@ A B @"
+    assert checks.board_lines(squeezed) == checks.board_lines(SIDE_2)
+    assert checks.board_lines(SIDE_2).splitlines()[1] == "@ A B @"
 
 
 def test_board_lines_ignore_separators():
     """The course's tests: cells and markers "in the right spots and order", not the art."""
-    plain = expect.board_lines(SIDE_2)
+    plain = checks.board_lines(SIDE_2)
     dashes = SIDE_2.replace(" - ", "-")
     bars = SIDE_2.replace(" - ", " | ").replace("/", " ").replace("\\", " ")
     brackets = "\n".join(" ".join(f"[{t}]" for t in line.split() if t not in "-/\\")
                          for line in SIDE_2.splitlines())
     for text in (dashes, bars, brackets):
-        assert expect.board_lines(text) == plain, text
-    assert expect.board_lines(SIDE_2.replace("A - B", "B - A")) != plain
+        assert checks.board_lines(text) == plain, text
+    assert checks.board_lines(SIDE_2.replace("A - B", "B - A")) != plain
 
 
 @pytest.mark.parametrize(("value", "moves", "ok"), [
@@ -53,16 +53,16 @@ def test_board_lines_ignore_separators():
 def test_rough_outcome_is_checked_only_where_the_spec_pins_it(value, moves, ok):
     pos = oracle.replay(2, True, moves)
     if ok:
-        expect.expect_rough(value, pos, "here")
+        checks.expect_rough(value, pos, "here")
     else:
         with pytest.raises(AssertionError):
-            expect.expect_rough(value, pos, "here")
+            checks.expect_rough(value, pos, "here")
 
 
 def test_explain_choice_names_the_scores():
-    text = expect.explain_choice(3, False, list("KACBFEGDI"), "J")
+    text = checks.explain_choice(3, False, list("KACBFEGDI"), "J")
     assert "chose J, which guarantees only a loss; a win was possible with any of ['H']" in text
-    assert "not a legal move" in expect.explain_choice(2, True, list("AFD"), "A")
+    assert "not a legal move" in checks.explain_choice(2, True, list("AFD"), "A")
 
 
 def run_unittests(folder):

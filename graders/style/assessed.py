@@ -1,0 +1,165 @@
+"""A python_ta style criterion for any pack that declares the tool: what is assessed, the runs
+it needs (memoised), and the kinds of message the student answers for.
+
+The pack says, in ``assignment.toml``::
+
+    [settings]
+    python_ta = { config = "a2_pyta.txt", files = ["stonehenge.py", "strategy.py"] }
+
+``config`` is the (locked) config file python_ta reads; ``files`` are the handed-in files whose
+style is assessed: each must be handed in and changed from the starter, and the student's
+helper modules are assessed too. A file that does not parse is one kind of message
+(python_ta's own E0001), not the loss of every file.
+
+One sandboxed python_ta run per grading session checks every student's assessed files, each
+in a folder of their own (a student that run did not finish gets a run of their own); the
+starter files are checked once per session. A message on a line of the starter's text, or
+one the unchanged starter file gets too, is not the student's.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from graders.errors import GraderError
+from graders.packs import Pack
+from graders.starter import is_starter_line
+from graders.style import python_ta
+from graders.style.python_ta import RunTool
+from graders.submissions import Submission
+
+# What python_ta itself reports on a file it cannot parse.
+SYNTAX_ERROR = "E0001 syntax-error"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``[settings] python_ta`` of a pack: the config file and the files assessed."""
+
+    config: str
+    files: tuple[str, ...]
+
+    @classmethod
+    def of(cls, pack: Pack) -> Settings:
+        table = pack.settings.get("python_ta")
+        if not isinstance(table, dict) or "config" not in table or "files" not in table:
+            raise GraderError(f"pack {pack.id} has no [settings] python_ta = {{config = ..., "
+                              "files = [...]}} (graders/style/assessed.py)")
+        return cls(str(table["config"]), tuple(str(name) for name in table["files"]))
+
+
+def parses(source: str) -> bool:
+    """Whether ``source`` is Python that parses."""
+    try:
+        ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def handed_in(submission: Submission, pack: Pack, file: str) -> str:
+    """The source of ``file``; an AssertionError (the student's) when it was not handed in or
+    is the starter unchanged, so there is no work of theirs to assess."""
+    source = submission.files.get(file)
+    assert source is not None, f"{file} was not handed in, so its style cannot be assessed"
+    assert source.strip() != pack.template_text(file).strip(), (
+        f"{file} is the starter file unchanged: there is no work of yours to assess")
+    return source
+
+
+def expect_handed_in(submission: Submission, pack: Pack) -> None:
+    """Fail unless every assessed file was handed in and changed from the starter."""
+    for file in Settings.of(pack).files:
+        handed_in(submission, pack, file)
+
+
+def assessed_files(submission: Submission, pack: Pack) -> list[str]:
+    """The assessed files handed in, changed and parsing, then the helper modules that parse."""
+    files = []
+    for file in Settings.of(pack).files:
+        try:
+            source = handed_in(submission, pack, file)
+        except AssertionError:
+            continue
+        if parses(source):
+            files.append(file)
+    return files + [name for name in submission.helpers
+                    if name.endswith(".py") and parses(submission.files.get(name, ""))]
+
+
+def starter_run(pack: Pack, run_tool: RunTool, batch_memo: dict[str, Any]) -> python_ta.Run:
+    """python_ta on the starter's assessed files, once per grading session."""
+    if "python_ta:starter" not in batch_memo:
+        settings = Settings.of(pack)
+        starter = python_ta.run(run_tool, settings.config, list(settings.files),
+                                workspace="starter")
+        for report in starter.files.values():
+            if report.refused or report.crashed:
+                raise GraderError(f"python_ta could not check the starter {report.file}: "
+                                  f"{report.refused or report.crashed}")
+        batch_memo["python_ta:starter"] = starter
+    run: python_ta.Run = batch_memo["python_ta:starter"]
+    return run
+
+
+def session_runs(pack: Pack, submissions: Iterable[Submission], run_tool_over: RunTool,
+                 batch_memo: dict[str, Any]) -> dict[str, python_ta.Run]:
+    """python_ta on every student of the session in ONE run (:func:`python_ta.run_chunk`);
+    a student it did not finish, or every student when it failed, is left out."""
+    if "python_ta:session" not in batch_memo:
+        students = {s.id: (s.workspace, files) for s in submissions
+                    if (files := assessed_files(s, pack))}
+        config = Settings.of(pack).config
+        try:
+            runs = python_ta.run_chunk(run_tool_over, config, students) if students else {}
+        except Exception:  # noqa: BLE001 - each student's own run says what went wrong
+            runs = {}
+        batch_memo["python_ta:session"] = runs
+    found: dict[str, python_ta.Run] = batch_memo["python_ta:session"]
+    return found
+
+
+def student_run(pack: Pack, submission: Submission, run_tool: RunTool, memo: dict[str, Any],
+                session: dict[str, python_ta.Run]) -> python_ta.Run | None:
+    """python_ta on this student's assessed files (from the session's run, else a run of
+    their own), once for all their style tests; None when no file of theirs parses."""
+    if "python_ta" not in memo:
+        files = assessed_files(submission, pack)
+        found = session.get(submission.id) if files else None
+        config = Settings.of(pack).config
+        memo["python_ta"] = found or (python_ta.run(run_tool, config, files) if files else None)
+    run: python_ta.Run | None = memo["python_ta"]
+    return run
+
+
+def kinds_found(submission: Submission, pack: Pack, student: python_ta.Run | None,
+                starter: python_ta.Run) -> dict[str, list[str]]:
+    """Each counted kind of python_ta message (``"C0301 line-too-long"``) with its places."""
+    kinds: dict[str, list[str]] = {}
+    for file in Settings.of(pack).files:
+        if not parses(submission.files[file]):
+            kinds.setdefault(SYNTAX_ERROR, []).append(f"{file}: does not parse")
+    for file, report in (student.files if student else {}).items():
+        if report.crashed:
+            raise GraderError(f"python_ta crashed on {file}: {report.crashed}")
+        if report.refused:
+            kinds.setdefault("refused (python_ta would not check the file)", []).append(
+                f"{file}: {report.refused}")
+            continue
+        source = submission.files[file]
+        excused = starter.files[file].messages if file in starter.files else []
+        for message in python_ta.new_messages(report.messages, excused):
+            if not is_starter_line(pack, file, source, message.line):
+                kinds.setdefault(f"{message.id} {message.symbol}", []).append(
+                    f"{file}:{message.line} {message.text}")
+    return kinds
+
+
+def described(student: python_ta.Run | None) -> str:
+    """What checked what, for the failure message: ``python_ta (versions with config) on
+    files``."""
+    checked = ", ".join(student.files) if student else "no file that parses"
+    return f"python_ta ({student.made_by if student else 'python_ta'}) on {checked}"

@@ -12,17 +12,11 @@ import contextlib
 import io
 import random
 
+import driver_classes as _classes
+import driver_moves as _moves
 import harness_kit as _kit
-from driver_classes import ClassNotFound as _ClassNotFound
-from driver_classes import menu_class as _menu_class
-from driver_classes import resolve as _resolve
-from driver_moves import child_of as _child
-from driver_moves import moves_of as _moves_of
-from driver_moves import new_game as _new_game
-from driver_moves import reader_for as _reader_for
-from driver_moves import text_of as _text
 
-_safe = _kit.safe
+_safe, _text, _child = _kit.safe, _moves.text_of, _moves.child_of
 
 
 def _board(n, cells):
@@ -37,9 +31,9 @@ class _Game:
 
     def __init__(self, n):
         self.n = n
-        self.reader = _reader_for(n)
-        self.state = _new_game(n)
-        self.found, self.odd = _moves_of(self.state, self.reader)
+        self.reader = _moves.reader_for(n)
+        self.state = _moves.new_game(n)
+        self.found, self.odd = _moves.moves_of(self.state, self.reader)
         self.cells, self.used = [], []
 
     def play(self, cell):
@@ -50,7 +44,7 @@ class _Game:
         child = self.state.apply_move(move)
         if child is None:
             return f"apply_move({_text(move)[:80]}) returned None for a free square"
-        found, odd = _moves_of(child, self.reader)
+        found, odd = _moves.moves_of(child, self.reader)
         if cell in found:
             return (f"after apply_move({_text(move)[:80]}) the square is still among the "
                     "possible next moves")
@@ -74,7 +68,7 @@ class _Game:
     def fingerprint(self):
         """What applying a move must not change in this state: moves, turn, end, text."""
         state = self.state
-        return (sorted(_moves_of(state, self.reader)[0]), _safe(lambda: state.next_player),
+        return (sorted(_moves.moves_of(state, self.reader)[0]), _safe(lambda: state.next_player),
                 _safe(lambda: state.over), _text(state, str))
 
 
@@ -142,7 +136,7 @@ def apply_effects(n, cells):
 def _right_child(game, state, result, cell):
     if result is None or result is state:
         return False
-    found, _ = _moves_of(result, game.reader)
+    found, _ = _moves.moves_of(result, game.reader)
     turn = _safe(lambda: result.next_player)
     return cell not in found and turn == _safe(state.opponent)
 
@@ -170,7 +164,7 @@ def replay_taken(n, cells, after_end=False):
 def _suggest(game):
     """{"cell": [r, c] or None, "why": text or None} for StrategyMinimax on the game."""
     before = game.fingerprint()
-    move = _resolve("minimax")(interactive=False).suggest_move(game.state)
+    move = _classes.resolve("minimax")(interactive=False).suggest_move(game.state)
     if game.fingerprint() != before:
         return {"cell": None, "why": "suggest_move changed the state it was given"}
     cell = game.reader.cell(move) if move is not None else None
@@ -225,10 +219,10 @@ def move_facts(n):
     if cells:
         first = cells[0]
         later = _child(game.state, game.found[first])
-        free = set(_moves_of(later, game.reader)[0]) if later is not None else set()
+        free = set(_moves.moves_of(later, game.reader)[0]) if later is not None else set()
         for cell in cells[1:]:
             child = _child(later, game.found[cell]) if later is not None else None
-            left = set(_moves_of(child, game.reader)[0]) if child is not None else None
+            left = set(_moves.moves_of(child, game.reader)[0]) if child is not None else None
             if left != free - {cell}:
                 taken = None if left is None else sorted(list(c) for c in free - left)
                 broken.append({"cell": list(cell), "took": taken})
@@ -266,7 +260,7 @@ def minimax_subtract_square(total):
     """The amount StrategyMinimax removes from SubtractSquareState('p1', total)."""
     from subtract_square_state import SubtractSquareState
 
-    move = _resolve("minimax")(interactive=False).suggest_move(
+    move = _classes.resolve("minimax")(interactive=False).suggest_move(
         SubtractSquareState("p1", current_total=total))
     return _safe(lambda: move.amount)
 
@@ -304,7 +298,7 @@ def run_game_view(answers, later="3", limit=60):
 def _view_classes(kind):
     """The classes game_view.py may play for kind: the graded one and the menu's (one not
     found is not stood in for: the game view then fails on its own)."""
-    found = {_menu_class(kind)[0]}
-    with contextlib.suppress(_ClassNotFound):
-        found.add(_resolve(kind))
+    found = {_classes.menu_class(kind)[0]}
+    with contextlib.suppress(_classes.ClassNotFound):
+        found.add(_classes.resolve(kind))
     return [cls for cls in found if cls is not None]

@@ -109,6 +109,17 @@ def random_game(n: int, seed: int, stop_at_empty: int = 0) -> Cells:
     return cells
 
 
+def until_over(n: int, order: Sequence[tuple[int, int]]) -> Cells:
+    """The squares of ``order`` marked in turn until the game is over."""
+    board, played = oracle.empty_board(n), Cells()
+    for cell in order:
+        if oracle.status(board) is not None:
+            break
+        board = oracle.play(board, cell, "XO"[len(played) % 2])
+        played.append(list(cell))
+    return played
+
+
 def minimax_positions(n: int, empty: int, count: int, seed: int = 0, value: int | None = None):
     """``count`` unfinished positions with ``empty`` squares left where some legal move is not
     optimal (of value ``value`` only, if given): dicts of "cells", "board", "player" (to move),

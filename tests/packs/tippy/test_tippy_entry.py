@@ -65,7 +65,7 @@ def copy_of(sample: Path, tmp: Path, *reference: str) -> Path:
 
 
 def names(driver: ModuleType) -> tuple[str, str]:
-    state, minimax = driver._resolve("state"), driver._resolve("minimax")
+    state, minimax = driver._classes.resolve("state"), driver._classes.resolve("minimax")
     return (f"{state.__module__}.{state.__name__}", f"{minimax.__module__}.{minimax.__name__}")
 
 
@@ -136,14 +136,14 @@ def test_what_the_menu_names_but_cannot_be_imported_is_said(tmp_path, monkeypatc
               "    game_state = {'s': SubtractSquareState, 't': TippyState}\n"
               "    strategy = {'r': StrategyRandom, 'm': lambda: None}\n")
     with driver_in(folder, monkeypatch) as driver:
-        assert driver._resolve("state").__name__ == "TippyState"
+        assert driver._classes.resolve("state").__name__ == "TippyState"
         with pytest.raises(LookupError, match=r"it names `lambda: None`, which game_view.py "
                            "does not import from a module"):
-            driver._resolve("minimax")
+            driver._classes.resolve("minimax")
         (folder / "game_view.py").write_text("if True:\nprint(1)\n")
         with pytest.raises(LookupError, match="game_view.py could not be read: "
                            "IndentationError"):
-            driver._resolve("minimax")
+            driver._classes.resolve("minimax")
 
 
 def test_the_students_own_import_error_is_shown_when_no_menu_helps(tmp_path, monkeypatch):
@@ -151,4 +151,4 @@ def test_the_students_own_import_error_is_shown_when_no_menu_helps(tmp_path, mon
     (folder / "strategy_minimax.py").write_text("from nowhere import Strategy\n")
     with driver_in(folder, monkeypatch) as driver, pytest.raises(ModuleNotFoundError,
                                                                  match="nowhere"):
-        driver._resolve("minimax")
+        driver._classes.resolve("minimax")

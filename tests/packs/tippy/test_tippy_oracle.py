@@ -96,3 +96,9 @@ def test_minimax_positions_leave_room_for_a_wrong_choice():
         assert position["value"] in (0, 1)
     wins = generate.minimax_positions(3, 7, 2, seed=1, value=1)
     assert all(p["value"] == 1 for p in wins)
+
+
+def test_until_over_stops_at_the_winning_move():
+    order = [(0, 0), (2, 0), (0, 1), (2, 1), (1, 1), (0, 2), (1, 2), (2, 2), (1, 0)]
+    assert generate.until_over(3, order) == [list(cell) for cell in order[:7]]
+    assert generate.until_over(3, order[:4]) == [list(cell) for cell in order[:4]]

@@ -26,7 +26,7 @@ STRAY_LIMIT = 2000
 def _game_class():
     """``game_of_nim.GameOfNim``, reached as the course's main reaches it (``from game_of_nim
     import GameOfNim``): defined there or imported into it from the student's own module."""
-    game_of_nim = harness_kit.import_student("game_of_nim")  # per call: errors are per call
+    game_of_nim = harness_kit.import_student("game_of_nim")  # an import error is this call's
     cls = getattr(game_of_nim, "GameOfNim", None)
     if cls is None:
         import games
@@ -210,7 +210,7 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
     stray, transcript = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(stray):
         student_game = new_game(board, rule)
-    with contextlib.redirect_stdout(io.StringIO()) as shown:  # None below if display() raises
+    with contextlib.redirect_stdout(io.StringIO()) as shown:  # what display() prints, if it works
         broken = harness_kit.safe(lambda: student_game.display(student_game.initial))
     limit, error = sum(board), None
     turns = iter(range(limit))  # every legal move removes an object: the game ends by then

@@ -1,7 +1,7 @@
 """Child-side driver for the tippy pack: plays the student's code through the starter API.
 
 Stdlib only, never imports ``graders``. A game is ``TippyGameState('p1', interactive=True)``
-(the size prompt answered by a patched ``input``), driven with ``possible_next_moves()``,
+(the size prompt answered by ``harness_kit.typed``), driven with ``possible_next_moves()``,
 ``apply_move()``, ``over``, ``next_player``, ``winner()`` and ``outcome()``; the classes are
 found by ``driver_classes.py``, each move's square by ``driver_moves.py``. The board is never
 read: answers carry the driver's own record ('X' p1, 'O' p2, '.' empty). Helpers are imported
@@ -252,7 +252,7 @@ def _typed_squares(game):
             try:
                 _child(game.state, move)
             except Exception as exc:  # noqa: BLE001 - the student's crash is the answer
-                crashed.append(f"typed {script}: {type(exc).__name__}: {exc}"[:200])
+                crashed.append(f"typed {script}: " + _kit.error_text(exc, 180))
     return {"squares": sorted([r, c] for r, c in found), "crashed": crashed}
 
 
@@ -290,7 +290,7 @@ def run_game_view(answers, later="3", limit=60):
                 contextlib.redirect_stdout(out):
             runpy.run_path("game_view.py", run_name="__main__")
     except BaseException as exc:  # noqa: BLE001 - SystemExit too: the transcript says why
-        error = f"{type(exc).__name__}: {exc}"[:300]
+        error = _kit.error_text(exc)
     return {"transcript": out.getvalue()[-20000:], "error": error,
             "tippy_moves": calls["tippy"], "minimax_calls": calls["minimax"]}
 

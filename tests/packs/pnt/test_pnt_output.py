@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from graders.labelled import Field, parse_labelled
 from graders.packs.pnt.checks import LABELS, NAMES, branching_matches, parse_output
 
 OFFICIAL = Path(__file__).resolve().parents[3] / "student_templates" / "pnt"
@@ -184,3 +185,12 @@ def test_any_text_parses_without_error(text: str) -> None:
 def test_branching_matches(printed: float, visited: int, evaluated: int, ok: bool) -> None:
     # 12/7: 11/5 = 2.2 exactly; 10/6: 9/4 = 2.25 is a tie, both roundings are accepted.
     assert branching_matches(printed, visited, evaluated) is ok
+
+
+def test_labelled_fields_take_other_decimal_places() -> None:
+    # The engine's reader is PNT's with the places as a parameter (graders/labelled.py).
+    fields = [Field("mean", "Mean", float, decimals=2), Field("n", "Count")]
+    parsed = parse_labelled("Mean: 2.5\nCount: 3\n", fields)
+    assert parsed.values == {"mean": 2.5, "n": 3}
+    assert parsed.problem_lines() == ["Mean: expected two decimal places, got '2.5'"]
+    assert parse_labelled("Mean: 2.50\nCount: 3", fields).format_ok

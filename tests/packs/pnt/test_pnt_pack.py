@@ -10,7 +10,6 @@ from graders.cli import main
 from graders.packs import get_pack
 from graders.packs.pnt.checks import HIDDEN_NAMES, hidden_cases
 from graders.packs.pnt.generate import case_file
-from graders.packs.pnt.test_pnt import CASES
 
 PACK = get_pack("pnt")
 
@@ -33,10 +32,9 @@ def test_hidden_generated_cases_are_reproducible():
     assert text == case_file(seed, count, prefix="hidden")
 
 
-def test_cases_are_the_official_ones_then_hidden():
-    public = [c.values[0] for c in CASES if not isinstance(c, str)]
-    assert public == ["input1", "input2", "input3", "sample"]
-    assert [c for c in CASES if isinstance(c, str)] == HIDDEN_NAMES == list(hidden_cases(PACK))
+def test_hidden_case_names_are_the_files_cases():
+    # test_pnt.py is parametrized with the names; the fixture reads the cases when grading.
+    assert list(hidden_cases(PACK)) == HIDDEN_NAMES
     assert len(HIDDEN_NAMES) >= 10
 
 

@@ -17,8 +17,9 @@ whole session (:func:`run_chunk`). This module parses a run's JSON lines and jud
 
 Reaching the sandbox: a tool runs a child-side script of the harness, which holds the pack's
 ``driver_*.py`` files. Until the harness also carries the engine's runners, a pack that
-declares python_ta keeps a three-line ``driver_pyta.py`` that runs the runner's source, which
-:func:`runner_call` passes as its first argument.
+declares python_ta keeps a short ``driver_pyta.py`` that runs ``main()`` of the runner's
+source, which :func:`runner_call` passes as its first argument (a kit's copy of the runner has
+no main block).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from graders.sandbox import RunResult
 from graders.style import pyta_runner
 
 TOOL = "python_ta"
-SHIM = "driver_pyta.py"  # the pack's: exec(compile(sys.argv.pop(1), "pyta_runner.py", "exec"))
+SHIM = "driver_pyta.py"  # the pack's: runs main() of the source it is passed first
 
 RunTool = Callable[..., RunResult]
 Checked = tuple[Path, list[str]]  # a student's workspace and the files python_ta checks

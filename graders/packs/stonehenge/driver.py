@@ -26,8 +26,6 @@ from typing import Any
 import harness_kit
 from harness_kit import patched, typed
 
-FIELDS = ("board", "player", "moves", "over", "winners", "repr", "rough")
-
 
 def _error(exc: BaseException) -> dict[str, str]:
     return {"error": harness_kit.error_text(exc)}
@@ -56,30 +54,24 @@ def _alias_missing_names() -> None:
                 setattr(stonehenge, bound[1], getattr(stonehenge, f"Stonehenge{kind}"))
 
 
-def _static_entry(mapping: str, key: str) -> Any:
-    """``mapping[key]`` of game_interface.py, imported without importing game_interface."""
-    return harness_kit.static_entry("game_interface.py", mapping, key)
-
-
 # Where a game class lives when game_interface cannot give it (handout and starter names).
-_FALLBACK = {"h": ("stonehenge", "StonehengeGame"), "s": ("subtract_square_game",
-                                                           "SubtractSquareGame")}
+_FALLBACK = {"h": ("stonehenge", "StonehengeGame"),
+             "s": ("subtract_square_game", "SubtractSquareGame")}
 
 
 def _game_class(key: str = "h", instructor: bool = False):
-    """The game class ``playable_games[key]`` names; on a mixed workspace whose stonehenge.py
-    is the instructor's (``instructor``), the instructor's game."""
-    if instructor:
-        module, name = _FALLBACK[key]
-        return getattr(importlib.import_module(module), name)
-    try:
-        return _interface().playable_games[key]
-    except Exception:
-        found = _static_entry("playable_games", key)
-        if found is not None:
-            return found
-        module, name = _FALLBACK[key]
-        return getattr(importlib.import_module(module), name)
+    """The game class ``playable_games[key]`` names (read statically when game_interface
+    cannot be imported); on a mixed workspace whose stonehenge.py is the instructor's
+    (``instructor``), the instructor's game."""
+    if not instructor:
+        try:
+            return _interface().playable_games[key]
+        except Exception:
+            found = harness_kit.static_entry("game_interface.py", "playable_games", key)
+            if found is not None:
+                return found
+    module, name = _FALLBACK[key]
+    return getattr(importlib.import_module(module), name)
 
 
 def _new_game(side: int | str, p1_starts: bool, key: str = "h", instructor: bool = False):
@@ -98,31 +90,28 @@ def _winners(game: Any, state: Any) -> dict[str, bool]:
         return {player: bool(game.is_winner(player)) for player in ("p1", "p2")}
 
 
-def _field(game: Any, state: Any, name: str) -> Any:
-    if name == "board":
-        return str(state)
-    if name == "player":
-        return str(state.get_current_player_name())
-    if name == "moves":
-        return [str(move) for move in state.get_possible_moves()]
-    if name == "over":
-        return bool(game.is_over(state))
-    if name == "winners":
-        return _winners(game, state)
-    if name == "repr":
-        return repr(state)
-    if name == "rough":
-        value = state.rough_outcome()
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        return value if number else repr(value)
-    raise ValueError(f"unknown field {name!r}")
+def _rough(state: Any) -> Any:
+    value = state.rough_outcome()
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else repr(value)
+
+
+# What each snapshot field asks of the game and the state.
+_FIELDS = {
+    "board": lambda game, state: str(state),
+    "player": lambda game, state: str(state.get_current_player_name()),
+    "moves": lambda game, state: [str(move) for move in state.get_possible_moves()],
+    "over": lambda game, state: bool(game.is_over(state)),
+    "winners": _winners,
+    "repr": lambda game, state: repr(state),
+    "rough": lambda game, state: _rough(state),
+}
 
 
 def _snapshot(game: Any, state: Any, fields: list[str]) -> dict[str, Any]:
     snap: dict[str, Any] = {}
     for name in fields:
         try:
-            snap[name] = _field(game, state, name)
+            snap[name] = _FIELDS[name](game, state)
         except Exception as exc:
             snap[name] = _error(exc)
     return snap
@@ -132,14 +121,10 @@ def interface() -> dict[str, Any]:
     """What the student's game_interface names: game keys, strategy keys, the 'h' class."""
     module = _interface()
     games, strategies = module.playable_games, module.usable_strategies
-    game = games.get("h")
-    methods = ("get_instructions", "is_over", "is_winner", "str_to_move")
     return {
         "games": sorted(str(key) for key in games),
         "strategies": sorted(str(key) for key in strategies),
-        "h_is_class": isinstance(game, type),
-        "h_module": getattr(game, "__module__", None),
-        "h_methods": [name for name in methods if callable(getattr(game, name, None))],
+        "h_is_class": isinstance(games.get("h"), type),
         "callable": {key: callable(strategies.get(key)) for key in ("i", "mr", "mi")},
     }
 
@@ -155,11 +140,6 @@ def new_game(side: int, p1_starts: bool = True) -> dict[str, Any]:
     }
 
 
-def instructions(side: int = 2) -> str:
-    game, _ = _new_game(side, True)
-    return str(game.get_instructions())
-
-
 def trace(side: int, p1_starts: bool, moves: list[str],
           fields: list[str] | None = None) -> list[dict[str, Any]]:
     """Snapshots of the start position and of the position after each move.
@@ -167,7 +147,7 @@ def trace(side: int, p1_starts: bool, moves: list[str],
     Moves go through ``str_to_move`` and ``make_move``, as GameInterface plays them. A move
     that raises ends the trace with ``{"error": ...}`` as its last element.
     """
-    wanted = list(fields or FIELDS)
+    wanted = list(fields or _FIELDS)
     game, _ = _new_game(side, p1_starts)
     states = [game.current_state]
     snaps = [_snapshot(game, states[-1], wanted)]
@@ -222,58 +202,26 @@ def _strategy(key: str, mixed: bool, instructor: bool = False):
     try:
         return _interface(mixed).usable_strategies[key]
     except Exception:
-        found = _static_entry("usable_strategies", key)
+        found = harness_kit.static_entry("game_interface.py", "usable_strategies", key)
         if found is None:
             raise
         return found
 
 
 def _watching_recursion(func: Any, game: Any) -> tuple[Any, str | None]:
-    """Run ``func(game)`` and name the first function of func's file (strategy.py unless func
-    comes from elsewhere) that was entered while already running (direct or mutual
-    recursion), if any.
-
-    In the sandbox the watch is the guard's (``child_guard``): student code cannot switch it
-    off or reach its state, and what it found also reaches the parent outside this driver's
-    answer (``Worker.watches``). Outside the guard (a driver test run in-process) a plain
-    profiler does the same."""
-    code_of = getattr(func, "__code__", None)
-    filename = Path(code_of.co_filename).name if code_of else "strategy.py"
-    if "child_guard" in sys.modules:
-        finding: dict[str, Any] = {}
-        sys.audit("graders.recursion.start", filename)
-        try:
-            move = func(game)
-        finally:
-            sys.audit("graders.recursion.stop", finding)
-        return move, finding.get("recursion")
-    return _profiled(func, game, filename)
-
-
-def _profiled(func: Any, game: Any, filename: str) -> tuple[Any, str | None]:
-    active: dict[Any, int] = {}
-    watched: dict[Any, bool] = {}
-    found: list[str] = []
-
-    def profiler(frame: Any, event: str, arg: Any) -> None:
-        code = frame.f_code
-        if code not in watched:
-            watched[code] = Path(code.co_filename).name == filename
-        if not watched[code]:
-            return
-        if event == "call":
-            active[code] = active.get(code, 0) + 1
-            if active[code] > 1 and not found:
-                found.append(code.co_name)
-        elif event == "return":
-            active[code] = active.get(code, 1) - 1
-
-    sys.setprofile(profiler)
+    """Run ``func(game)`` under the sandbox guard's recursion watch (``child_guard``), which
+    names the first function of func's file (strategy.py unless func comes from elsewhere)
+    entered while already running (direct or mutual recursion), if any. Student code cannot
+    switch the watch off or reach its state, and what it found also reaches the parent outside
+    this answer (``Worker.watches``). In-process driver tests put a profiler in its place."""
+    code = getattr(func, "__code__", None)
+    finding: dict[str, Any] = {}
+    sys.audit("graders.recursion.start", Path(code.co_filename).name if code else "strategy.py")
     try:
         move = func(game)
     finally:
-        sys.setprofile(None)
-    return move, (found[0] if found else None)
+        sys.audit("graders.recursion.stop", finding)
+    return move, finding.get("recursion")
 
 
 def strategy(key: str, side: int = 0, p1_starts: bool = True, moves: list[str] | None = None,

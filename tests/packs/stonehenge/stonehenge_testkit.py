@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from graders.sandbox import harness_kit
 
@@ -101,6 +102,32 @@ def _forget_workspace_modules() -> None:
         sys.modules.pop(name, None)
 
 
+def watching_recursion(func: Any, game: Any) -> tuple[Any, str | None]:
+    """The sandbox guard's recursion watch, for the driver run in-process: a profiler naming
+    the first function of func's file entered while already running."""
+    filename = Path(func.__code__.co_filename).name
+    active: dict[Any, int] = {}
+    found: list[str] = []
+
+    def profiler(frame: Any, event: str, arg: Any) -> None:
+        code = frame.f_code
+        if Path(code.co_filename).name != filename:
+            return
+        if event == "call":
+            active[code] = active.get(code, 0) + 1
+            if active[code] > 1 and not found:
+                found.append(code.co_name)
+        elif event == "return":
+            active[code] = active.get(code, 1) - 1
+
+    sys.setprofile(profiler)
+    try:
+        move = func(game)
+    finally:
+        sys.setprofile(None)
+    return move, (found[0] if found else None)
+
+
 @contextmanager
 def loaded(workspace: Path, monkeypatch) -> Iterator[ModuleType]:
     """Import the pack's driver with ``workspace`` as the working folder and on sys.path."""
@@ -113,6 +140,7 @@ def loaded(workspace: Path, monkeypatch) -> Iterator[ModuleType]:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    module._watching_recursion = watching_recursion
     try:
         yield module
     finally:

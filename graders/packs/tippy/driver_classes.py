@@ -51,7 +51,7 @@ def _a_class(found, why, error=None):
     """(found, why, error), a found object that is not a class turned into a reason."""
     if found is None or inspect.isclass(found):
         return found, why, error
-    return None, f"it is a {type(found).__name__}, not a class", error
+    return None, f"it is not a class: {type(found).__name__}", error
 
 
 def menu_class(kind):

@@ -152,3 +152,15 @@ def test_the_students_own_import_error_is_shown_when_no_menu_helps(tmp_path, mon
     with driver_in(folder, monkeypatch) as driver, pytest.raises(ModuleNotFoundError,
                                                                  match="nowhere"):
         driver._classes.resolve("minimax")
+
+
+def test_a_name_that_is_not_a_class_is_passed_over(tmp_path, monkeypatch):
+    folder = copy_of(UNHOOKED, tmp_path)
+    (folder / "strategy_minimax.py").write_text("def StrategyMinimax():\n    pass\n")
+    view_with(folder, "    from strategy_minimax import StrategyMinimax\n",
+              "    game_state = {'s': SubtractSquareState}\n"
+              "    strategy = {'r': StrategyRandom, 'm': StrategyMinimax}\n")
+    with driver_in(folder, monkeypatch) as driver, pytest.raises(LookupError, match=(
+            r"in strategy_minimax.py \(it is not a class: function\), then for `strategy\['m'\]` "
+            r"in game_view.py's menu \(it is not a class: function\)")):
+        driver._classes.resolve("minimax")

@@ -30,6 +30,7 @@ WHOLE = {
     "graders.checks", "graders.extras", "graders.handin", "graders.submissions",
     "graders.testing",
     "graders.plugin", "graders.fixtures", "graders.packs",
+    "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
 }
 WHOLE_DATA = ["problems.toml", "rules/messages.toml"]
 # Replaced by the kit's runtime (graders/kit/runtime): the pre-check's own sandbox and tools.

@@ -26,10 +26,10 @@ from graders.kit.scan import hidden_material, kit_texts, leaks
 from graders.kit.slicer import KIT
 from graders.kit.vendor import vendor
 from graders.packs import Pack
+from graders.sandbox import HARNESS_MODULES
 
 RUNTIME = Path(__file__).with_name("runtime")
 ENGINE_CHILD = Path(__file__).resolve().parent.parent / "sandbox" / "child.py"
-ENGINE_HARNESS_KIT = ENGINE_CHILD.with_name("harness_kit.py")
 BASE_PACKAGES = ["pytest", "hypothesis", "deepdiff", "pydantic"]
 PYTEST_INI = """[pytest]
 addopts = --strict-markers -p no:cacheprovider -p no:randomly
@@ -90,7 +90,8 @@ def write_tree(pack: Pack, target: Path) -> tuple[Path, dict[str, set[str]]]:
                         ("child_main.py", "harness/child_main.py")]:
         _write(private / where, (RUNTIME / name).read_text("utf-8"))
     _write(private / "harness" / "child.py", ENGINE_CHILD.read_text("utf-8"))
-    _write(private / "harness" / "harness_kit.py", ENGINE_HARNESS_KIT.read_text("utf-8"))
+    for module in HARNESS_MODULES:
+        _write(private / "harness" / module.name, module.read_text("utf-8"))
     if pack.driver.is_file():
         _write(private / "harness" / "grader_driver.py", pack.driver.read_text("utf-8"))
     for helper in sorted(pack.dir.glob("driver_*.py")):

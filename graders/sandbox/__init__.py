@@ -34,6 +34,9 @@ from graders.sandbox.worker import Worker
 CHILD_SOURCE = Path(__file__).with_name("child.py")
 GUARD_SOURCE = Path(__file__).with_name("guard.py")
 KIT_SOURCE = Path(__file__).with_name("harness_kit.py")
+# Child-side engine modules every harness carries beside the pack's driver: the drivers'
+# shared helpers, and the runners of the engine's checkers (a tool's script, `run_tool`).
+HARNESS_MODULES = (KIT_SOURCE, Path(__file__).resolve().parents[1] / "style" / "pyta_runner.py")
 
 
 @dataclass(frozen=True)
@@ -108,13 +111,15 @@ class Sandbox:
 
     def harness_for(self, driver: Path) -> Path:
         """A read-only folder with ``child.py``, its guard ``child_guard.py``, ``driver`` as
-        ``grader_driver.py``, the drivers' shared ``harness_kit.py`` and the driver's helper
-        modules (``driver_*.py`` beside it, importable by their own names)."""
+        ``grader_driver.py``, the engine's :data:`HARNESS_MODULES` (``harness_kit.py``, the
+        checkers' runners) and the driver's helper modules (``driver_*.py`` beside it,
+        importable by their own names)."""
         if driver not in self._harness:
             folder = Path(tempfile.mkdtemp(prefix="harness-", dir=self.root))
             shutil.copyfile(CHILD_SOURCE, folder / "child.py")
             shutil.copyfile(GUARD_SOURCE, folder / "child_guard.py")
-            shutil.copyfile(KIT_SOURCE, folder / "harness_kit.py")
+            for module in HARNESS_MODULES:
+                shutil.copyfile(module, folder / module.name)
             shutil.copyfile(driver, folder / "grader_driver.py")
             for helper in sorted(driver.parent.glob("driver_*.py")):
                 shutil.copyfile(helper, folder / helper.name)

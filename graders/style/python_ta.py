@@ -15,17 +15,14 @@ whole session (:func:`run_chunk`). This module parses a run's JSON lines and jud
 - python_ta running out of time on a file, or refusing it (a ``pylint:`` comment), is the
   student's; python_ta crashing is a grader error, never a student's zero.
 
-Reaching the sandbox: a tool runs a child-side script of the harness, which holds the pack's
-``driver_*.py`` files. Until the harness also carries the engine's runners, a pack that
-declares python_ta keeps a short ``driver_pyta.py`` that runs ``main()`` of the runner's
-source, which :func:`runner_call` passes as its first argument (a kit's copy of the runner has
-no main block).
+Reaching the sandbox: a tool runs a child-side script of the harness, which carries the
+engine's runners (``graders.sandbox.HARNESS_MODULES``) beside the pack's driver: the runner is
+``/harness/pyta_runner.py``, started by the tool's own interpreter.
 """
 
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 import re
 from collections import Counter
@@ -35,10 +32,9 @@ from pathlib import Path
 
 from graders.errors import GraderError
 from graders.sandbox import RunResult
-from graders.style import pyta_runner
 
 TOOL = "python_ta"
-SHIM = "driver_pyta.py"  # the pack's: runs main() of the source it is passed first
+RUNNER = "pyta_runner.py"  # in every harness (graders.sandbox.HARNESS_MODULES)
 
 RunTool = Callable[..., RunResult]
 Checked = tuple[Path, list[str]]  # a student's workspace and the files python_ta checks
@@ -94,7 +90,7 @@ class Run:
 
 def runner_call(args: list[str]) -> tuple[str, list[str]]:
     """The harness script and arguments that run :mod:`pyta_runner` with ``args``."""
-    return SHIM, [inspect.getsource(pyta_runner), *args]
+    return RUNNER, list(args)
 
 
 def parse(stdout: str) -> tuple[dict[str, str], dict[str, FileReport]]:

@@ -80,9 +80,9 @@ def test_runs_are_made_once_and_the_session_run_is_preferred():
     mine = run(**{"stonehenge.py": FileReport("stonehenge.py")})
 
     def run_tool(name, script, args, workspace="student"):
-        calls.append((workspace, args[2:]))
+        calls.append((workspace, args[1:]))
         out = '{"versions": {"python_ta": "2"}}\n' + "".join(
-            f'{{"file": "{file}", "messages": []}}\n' for file in args[2:])
+            f'{{"file": "{file}", "messages": []}}\n' for file in args[1:])
         return SimpleNamespace(stdout=out, timed_out=False)
 
     memo: dict = {}

@@ -79,8 +79,8 @@ def test_a_file_that_runs_out_of_time_is_refused_and_the_rest_are_checked_again(
     answers = iter([result(first, timed_out=True, seconds=60), result(second)])
 
     def run_tool(name, script, args, workspace):
-        assert script == "driver_pyta.py" and "def main(" in args[0] and args[1] == CONFIG
-        calls.append(args[2:])
+        assert script == "pyta_runner.py" and args[0] == CONFIG
+        calls.append(args[1:])
         return next(answers)
 
     run = pyta.run(run_tool, CONFIG, ["a.py", "b.py", "c.py"])

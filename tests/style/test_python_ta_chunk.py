@@ -94,7 +94,7 @@ def test_a_student_the_chunk_did_not_finish_is_left_out():
     half = '{"folder": "s1", "file": "b.py", "messages": [], "count": 0}'
 
     def run_tool_over(name, script, args, folders):
-        assert list(folders) == ["s0", "s1"] and args[1:3] == ["--chunk", CONFIG]
+        assert list(folders) == ["s0", "s1"] and args[:2] == ["--chunk", CONFIG]
         return pyta.RunResult(argv=[], stdout="\n".join([header, done, half, '{"fol']),
                               stderr="", exit_code=None, timed_out=True,
                               output_truncated=False, seconds=60.0)

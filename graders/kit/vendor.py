@@ -46,7 +46,7 @@ RUNTIME_SLICES = {  # kit module <- (engine module, names)
         "MAX_TIMEOUTS", "STARTUP_SECONDS", "_describe_exception", "_describe_exit",
         "_malformed", "_timed_out", "worker_lifetime_limits"}),
 }
-RECORDED = {"oracle", "generate", "cover", "variants"}
+RECORDED = {"oracle", "generate"}
 SHIPPED = {"graders.packs.stonehenge.oracle": {"tokens"}}
 
 

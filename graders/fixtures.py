@@ -125,8 +125,9 @@ def run_tool(grading_state: GradingState, submission: Submission) -> Callable[..
     """Run a declared pack tool (``[[tools]]``) in a fresh sandbox.
 
     ``script`` is a child-side helper of the pack (a ``driver_*.py`` file) or an engine runner
-    (``pyta_runner.py``, see ``graders.sandbox.HARNESS_MODULES``), read-only at /harness, run by the tool environment's interpreter in isolated mode with ``args``,
-    on the student's workspace or, with ``workspace="starter"``, on the starter kit.
+    (``pyta_runner.py``, see ``graders.sandbox.HARNESS_MODULES``), read-only at /harness, run
+    by the tool environment's interpreter in isolated mode with ``args``, on the student's
+    workspace or, with ``workspace="starter"``, on the starter kit.
     A tool that is not installed is a grader error naming the command that installs it.
     """
 

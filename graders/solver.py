@@ -3,17 +3,14 @@
 A pack's oracle says what its game is (the legal moves of a state, the state a move leads to,
 and the score of a finished state for the player to move); :class:`Negamax` answers, from the
 rules alone, what every move guarantees, which moves are optimal, and how many states a plain
-minimax visits. Subtract square, the starter game of the minimax assignments, is solved here
-once (:func:`subtract_square_best`).
+minimax visits.
 
 Scores are for the player to move: ``WIN`` (1), ``DRAW`` (0), ``LOSE`` (-1).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable, Sequence
-from functools import cache
 from typing import Generic, TypeVar
 
 WIN, DRAW, LOSE = 1, 0, -1
@@ -72,16 +69,3 @@ class Negamax(Generic[State, Move]):
             self._sizes[key] = 1 + sum(self.tree_size(self.play(state, move))
                                        for move in self.moves(state))
         return self._sizes[key]
-
-
-@cache
-def subtract_square_wins(total: int) -> bool:
-    """Whether the player to move wins subtract square from ``total``."""
-    return any(not subtract_square_wins(total - k * k) for k in range(1, math.isqrt(total) + 1))
-
-
-def subtract_square_best(total: int) -> list[int]:
-    """The amounts (squares) that keep a win from ``total`` (every amount, when none does),
-    ascending: the optimal moves."""
-    amounts = [k * k for k in range(1, math.isqrt(total) + 1)]
-    return [a for a in amounts if not subtract_square_wins(total - a)] or amounts

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import graders.packs
 from graders import parallel
 from graders.batch import BatchRequest, digest_pack, grade_batch, relative_name
 from graders.cli import main
@@ -278,12 +279,17 @@ def test_a_pack_test_module_that_cannot_be_imported_is_a_grader_error_not_an_int
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """pytest reports a collection error as INTERRUPTED: the batch must still finish, with
     every student's row a grader error naming the broken module (a pack bug)."""
-    root = tmp_path / "toy"
-    shutil.copytree(TOY_ROOT, root, ignore=shutil.ignore_patterns("__pycache__", "*.py[co]"))
-    (root / "packs" / TOY / "test_broken.py").write_text("import no_such_module_here\n")
+    root, broken = tmp_path / "root", "broken_toy"  # the toy under an id of its own
+    for tree in ("packs", "fixtures", "reference_solutions", "student_templates"):
+        shutil.copytree(TOY_ROOT / tree / TOY, root / tree / broken,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.py[co]"))
+    declaration = root / "packs" / broken / "assignment.toml"
+    declaration.write_text(declaration.read_text().replace(f'id = "{TOY}"', f'id = "{broken}"'))
+    (root / "packs" / broken / "test_broken.py").write_text("import no_such_module_here\n")
     monkeypatch.setenv("GRADERS_ROOT", str(root))
-    pack = get_pack(TOY, root)
-    sample = root / "fixtures" / TOY / "submissions" / "do_nothing"
+    monkeypatch.setattr(graders.packs, "__path__", list(graders.packs.__path__))
+    pack = get_pack(broken, root)
+    sample = root / "fixtures" / broken / "submissions" / "do_nothing"
     [result] = grade_batch(BatchRequest(pack=pack, sources=[sample], write_index=False)).results
     assert result.status != "graded"
     assert any("test_broken.py" in error and "no_such_module_here" in error

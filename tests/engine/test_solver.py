@@ -1,5 +1,5 @@
-"""graders/solver.py: the engine's memoised negamax and subtract square, which pack oracles
-(stonehenge's) build on."""
+"""graders/solver.py: the engine's memoised negamax, which pack oracles (stonehenge's) build
+on."""
 
 from __future__ import annotations
 
@@ -21,10 +21,3 @@ def test_the_engine_solver_on_a_game_of_its_own():
     for total in range(4, 8):
         sizes[total] = 1 + sizes[total - 1] + sizes[total - 4]
     assert squares.tree_size(7) == sizes[7]
-
-
-def test_subtract_square_best_moves():
-    assert solver.subtract_square_best(5) == [1, 4]  # 5 is lost: every move is as good
-    assert solver.subtract_square_best(8) == [1]  # 7 is lost for the opponent, 4 is not
-    assert solver.subtract_square_best(9) == [4, 9]  # 5 and 0 are lost for the opponent
-    assert solver.subtract_square_wins(2) is False and solver.subtract_square_wins(4) is True

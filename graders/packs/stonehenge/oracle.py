@@ -10,11 +10,12 @@ no draws: every score is 1 or -1.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 
-from graders.solver import DRAW, LOSE, WIN, Negamax, subtract_square_best
+from graders.solver import DRAW, LOSE, WIN, Negamax
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 SIDES = range(1, 6)
@@ -241,5 +242,10 @@ def _wins_at_once(pos: Position) -> bool:
     return any(winner(play(pos, letter)) == pos.player for letter in moves(pos))
 
 
-# Every subtract-square move from a total with the optimal score (the starter's other game).
-square_best_moves = subtract_square_best
+# Subtract square, the starter's other game: a state is the total left, a move the square taken.
+SQUARES: Negamax[int, int] = Negamax(
+    moves=lambda total: [k * k for k in range(1, math.isqrt(total) + 1)],
+    play=lambda total, square: total - square,
+    outcome=lambda total: LOSE if total == 0 else None)
+# Every subtract-square move from a total with the optimal score (ascending; all when all lose).
+square_best_moves = SQUARES.best_moves

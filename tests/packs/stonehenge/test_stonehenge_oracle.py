@@ -128,8 +128,8 @@ def _positions(side):
 def test_subtract_square():
     assert oracle.square_best_moves(4) == [4]
     assert oracle.square_best_moves(18) == [1, 16]
-    assert solver.subtract_square_wins(6)  # the handout's worked example: A:6 wins
-    assert not solver.subtract_square_wins(2)
+    assert oracle.SQUARES.score(6) == solver.WIN  # the handout's worked example: A:6 wins
+    assert oracle.SQUARES.score(2) == solver.LOSE
     assert oracle.square_best_moves(2) == [1]  # every move loses: all of them are optimal
 
 

@@ -25,13 +25,15 @@ import contextlib
 import importlib
 import inspect
 import math
+import os
 import textwrap
 import traceback
 from pathlib import Path
 
 SCALARS = (bool, int, float, str, type(None))
-# The harness's own files: an error's location is the student's frame nearest the error.
-HARNESS_FILES = {"child.py", "child_guard.py", "grader_driver.py", "harness_kit.py"}
+# The harness's folder (/harness in the sandbox): its frames are never the student's, as in
+# child.student_traceback.
+HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 class OutOfInput(BaseException):
@@ -56,12 +58,12 @@ def plain(value, depth=0):
 
 
 def error_text(exc, limit=300):
-    """``"Type: message (file.py, line N)"``, N the deepest line outside the harness."""
+    """``"Type: message (file.py, line N)"``, N the deepest line outside the harness (a
+    student's own ``driver_utils.py`` is theirs: only the harness's folder is left out)."""
     where = ""
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        name = Path(frame.filename).name
-        if name not in HARNESS_FILES and not name.startswith("driver_"):
-            where = f" ({name}, line {frame.lineno})"
+        if not os.path.abspath(frame.filename).startswith(HARNESS_DIR + os.sep):
+            where = f" ({Path(frame.filename).name}, line {frame.lineno})"
             break
     return f"{type(exc).__name__}: {exc}"[: limit - len(where)] + where
 

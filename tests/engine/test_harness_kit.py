@@ -53,6 +53,15 @@ def test_error_text_names_the_students_line(workspace):
     assert kit.safe(lambda: [1]) == "<list> [1]"
 
 
+def test_error_text_names_a_students_helper_whatever_it_is_called(workspace):
+    workspace("driver_utils.py", "def move():\n    return [][1]\n")
+    import driver_utils  # noqa: PLC0415 - a student's helper with a harness-like name
+
+    with pytest.raises(IndexError) as caught:
+        driver_utils.move()
+    assert kit.error_text(caught.value).endswith("(driver_utils.py, line 2)")
+
+
 def test_typed_answers_echoes_and_runs_out():
     echo = io.StringIO()
     with kit.typed(["3"], echo=echo) as prompts:

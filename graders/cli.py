@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
 from click_default_group import DefaultGroup
+from rich.markup import escape
 
 from graders import console
 from graders.batch import SETUP_COMMAND, BatchRequest, grade_batch
@@ -159,7 +160,7 @@ def _grade_one(request: BatchRequest, intake: Intake) -> bool:
     console.isolation_line(outcome.isolation)
     console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
     console.console.print(
-        f"Reports: {target / 'index.html'} (reused {outcome.reused} "
+        f"Reports: {escape(str(target / 'index.html'))} (reused {outcome.reused} "
         "unchanged result(s); --fresh regrades them)"
     )
     return outcome.ok
@@ -182,7 +183,7 @@ def check_command(path: Path, assignment: str | None) -> None:
     if not outcome.ok:
         console.console.print(
             "[red]The checker itself failed (not your fault):[/] "
-            + "; ".join(result.grader_errors + outcome.grader_errors)
+            + escape("; ".join(result.grader_errors + outcome.grader_errors))
         )
         sys.exit(EXIT_USAGE)
     failed = any(t.outcome != "passed" for t in result.tests) or result.violations
@@ -350,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         exc.show()
         return EXIT_USAGE
     except GraderError as exc:
-        console.console.print(f"[red]grade: {exc}[/]")
+        # Not markup, not wrapped: the message names paths, which must read (and copy) whole.
+        console.console.print(f"grade: {exc}", style="red", markup=False, soft_wrap=True)
         return EXIT_USAGE
     return EXIT_OK
 

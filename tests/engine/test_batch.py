@@ -260,9 +260,20 @@ def test_a_times_file_with_a_naive_time_is_refused_at_start_up_naming_its_line(
     times.write_text("student,submitted_at\ncorrect,2015-03-05T21:00:00\n")
     out = tmp_path / "reports"
     assert main([str(batch), "--out", str(out), "--times", str(times)]) == 2
-    error = " ".join(capsys.readouterr().err.split())
-    assert "times.csv, line 2:" in error and "no timezone" in error
+    error = capsys.readouterr().err
+    assert f"{times}, line 2:" in error and "no timezone" in error
     assert not out.exists()
+
+
+def test_a_start_up_error_shows_its_path_whole_even_with_brackets_in_it(tmp_path: Path, capsys):
+    """The message is printed as it is: never read as console markup, never wrapped."""
+    batch = _batch(tmp_path, "correct")
+    folder = tmp_path / ("[bold]x[red] " + "long-folder-name-" * 6)
+    folder.mkdir()
+    times = folder / "times.csv"
+    times.write_text("student,submitted_at\ncorrect,2015-03-05T21:00:00\n")
+    assert main([str(batch), "--out", str(tmp_path / "out"), "--times", str(times)]) == 2
+    assert f"{times}, line 2:" in capsys.readouterr().err
 
 
 def test_a_times_file_naming_nobody_is_refused_at_start_up(tmp_path: Path, capsys):

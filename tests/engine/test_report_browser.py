@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
+from playwright.sync_api import expect, sync_playwright
 
 from graders.batch import BatchRequest, grade_batch
 from graders.packs import get_pack
@@ -61,8 +62,6 @@ class Tab:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
     profile = tempfile.mkdtemp(prefix="report-browser-")
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
@@ -307,7 +306,7 @@ def test_marks_list_the_tests_of_each_criterion(samples, tab):
     evaluation = tab.page.locator('tr[data-criterion="eval"] a.chip')
     assert evaluation.all_inner_texts() == ["test_eval_matches_reference"]
     evaluation.click()
-    assert tab.page.locator('details.test[data-test="test_eval_matches_reference"]').is_visible()
+    expect(tab.page.locator('details.test[data-test="test_eval_matches_reference"]')).to_be_visible()
     todo = tab.page.get_by_test_id("todo").inner_text()
     assert "test_eval_matches_reference" in todo and "expected -1000, got 1000" in todo
     tab.assert_offline_and_quiet()
@@ -324,8 +323,9 @@ def test_parameter_cases_are_grouped_and_links_open_closed_cases(built_reports, 
         True, False, False]  # only the first failing case starts open
     tab.page.locator('tr[data-criterion="minimax"] a.chip', has_text="depth4").click()
     last = cases.nth(2)
-    assert last.get_attribute("open") is not None
-    assert last.get_by_test_id("fields").is_visible()
+    # The page opens it on "hashchange", which fires after click() returns: wait for it.
+    expect(last).to_have_attribute("open", "")
+    expect(last.get_by_test_id("fields")).to_be_visible()
     assert "expected 7, got 4" in last.inner_text()
     tab.assert_offline_and_quiet()
 
@@ -342,7 +342,8 @@ def test_violation_shows_its_source_line(samples, tab):
     # The file:line link opens the graded file at that line, highlighted.
     source.locator("a").click()
     line = tab.page.locator("table.code tr.hit")
-    assert line.count() == 1 and line.is_visible()
+    expect(line).to_have_count(1)
+    expect(line).to_be_visible()  # opened on "hashchange", after click() returns
     assert "import math" in line.inner_text()
     tab.assert_offline_and_quiet()
 

@@ -222,6 +222,7 @@ def tippy_runs(tmp_path_factory: pytest.TempPathFactory):
     return codes, rows, out
 
 
+@pytest.mark.long  # tippy_runs grades a class twice
 def test_one_pathological_file_cannot_stop_the_class(tippy_runs):
     # issue 13 "done when": the correct student gets 100, the other one a row with a reason.
     _, (rows, _), out = tippy_runs

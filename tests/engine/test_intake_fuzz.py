@@ -86,6 +86,7 @@ def _build(folder: Path, name: str, is_zip: bool, files: list[tuple[list[str], b
 
 
 @pytest.mark.filterwarnings("ignore:Duplicate name")
+@pytest.mark.long
 @settings(max_examples=30, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(CLASSES)

@@ -35,6 +35,8 @@ from graders.submissions import slugify
 
 HOSTILE = "<script>alert(1)</script>"
 
+pytestmark = pytest.mark.samples_of("altnim")
+
 
 @pytest.fixture(scope="module")
 def samples(graded_samples):

@@ -32,6 +32,7 @@ SCREENSHOTS = Path(tempfile.gettempdir())
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.samples_of("altnim"),
     pytest.mark.skipif(not CHROMIUM.exists(),
                        reason="needs Debian's chromium at /usr/bin/chromium "
                               "(apt-get install chromium)"),

@@ -58,6 +58,7 @@ def alone(sandbox: Sandbox, folder: Path, files: list[str]) -> pyta.Run:
 
 
 @pytest.mark.sandbox
+@pytest.mark.long
 def test_one_run_over_every_sample_equals_a_run_per_sample(sandbox: Sandbox, tmp_path: Path):
     assert tool_of(PACK, pyta.TOOL).problem() is None
     students = {}

@@ -66,6 +66,7 @@ SHARED = {  # longest first: the scheduler starts these units before any other
 }
 LONG_RANK = len(SHARED)  # a module with a `long` test starts right after the shared units
 UNITS_KEY = "harness_work_units"  # in workerinput: the folder the workers write their units to
+_UNITS = pytest.StashKey[Path]()  # that folder, on the controller
 
 
 def _pack_of(item: pytest.Item) -> str:
@@ -125,13 +126,16 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
             self.units: dict[str, str] = {}
             self.ranks: dict[str, int] = {}
 
+        def schedule(self) -> None:
+            if not self.units:  # every worker has collected; xdist checked they agree
+                written = next(config.stash[_UNITS].glob("*.json"))
+                for test, (unit, rank) in json.loads(written.read_text("utf-8")).items():
+                    self.units[test] = unit
+                    self.ranks[unit] = min(rank, self.ranks.get(unit, rank))
+            super().schedule()
+
         def _split_scope(self, nodeid: str) -> str:
-            if not self.units:
-                for path in config.stash[_UNITS].glob("*.json"):
-                    for test, (unit, rank) in json.loads(path.read_text("utf-8")).items():
-                        self.units[test] = unit
-                        self.ranks[unit] = min(rank, self.ranks.get(unit, rank))
-            return self.units.get(nodeid) or nodeid.split("::")[0]
+            return self.units.get(nodeid) or super()._split_scope(nodeid)
 
         def _assign_work_unit(self, node) -> None:
             # A long unit started last would leave the other workers idle at the end.
@@ -146,5 +150,3 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if _UNITS in config.stash:
         shutil.rmtree(config.stash[_UNITS], ignore_errors=True)
 
-
-_UNITS = pytest.StashKey[Path]()

@@ -35,12 +35,13 @@ from graders.submissions import slugify
 
 HOSTILE = "<script>alert(1)</script>"
 
-pytestmark = pytest.mark.samples_of("altnim")
+SAMPLES = "altnim"  # the pack whose graded samples these tests read
+pytestmark = pytest.mark.samples_of(SAMPLES)
 
 
 @pytest.fixture(scope="module")
 def samples(graded_samples):
-    return graded_samples("altnim")
+    return graded_samples(SAMPLES)
 
 
 def full_result(student: str = "Zoë O'Brien, \"ZB\"", **changes) -> SubmissionResult:

@@ -28,11 +28,12 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HOSTILE = "<script>alert(1)</script>"
+SAMPLES = "altnim"  # the pack whose graded samples these tests read
 SCREENSHOTS = Path(tempfile.gettempdir())
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.samples_of("altnim"),
+    pytest.mark.samples_of(SAMPLES),
     pytest.mark.skipif(not CHROMIUM.exists(),
                        reason="needs Debian's chromium at /usr/bin/chromium "
                               "(apt-get install chromium)"),
@@ -91,7 +92,7 @@ def tab(browser) -> Iterator[Tab]:
 
 @pytest.fixture(scope="module")
 def samples(graded_samples):
-    outcome, report_dir = graded_samples("altnim")
+    outcome, report_dir = graded_samples(SAMPLES)
     return outcome, report_dir
 
 

@@ -28,8 +28,10 @@ from graders.errors import GraderError
 from graders.packs import Pack
 from graders.starter import is_starter_line
 from graders.style import python_ta
+from graders.style.answers import Answers
 from graders.style.python_ta import RunTool
 from graders.submissions import Submission
+from graders.tools import answers_dir, tool_of
 
 # What python_ta itself reports on a file it cannot parse.
 SYNTAX_ERROR = "E0001 syntax-error"
@@ -90,12 +92,28 @@ def assessed_files(submission: Submission, pack: Pack) -> list[str]:
                     if name.endswith(".py") and parses(submission.files.get(name, ""))]
 
 
+def answers(pack: Pack, batch_memo: dict[str, Any]) -> Answers:
+    """Where this pack's python_ta answers are kept between runs (graders/style/answers.py),
+    made once per grading session."""
+    if "python_ta:answers" not in batch_memo:
+        home = answers_dir(python_ta.TOOL)  # None in the student's pre-check
+        versions = tool_of(pack, python_ta.TOOL).versions() if home is not None else {}
+        config = pack.template_text(Settings.of(pack).config)
+        batch_memo["python_ta:answers"] = Answers(home, config, versions)
+    kept: Answers = batch_memo["python_ta:answers"]
+    return kept
+
+
 def starter_run(pack: Pack, run_tool: RunTool, batch_memo: dict[str, Any]) -> python_ta.Run:
-    """python_ta on the starter's assessed files, once per grading session."""
+    """python_ta on the starter's assessed files, once per pack (then kept)."""
     if "python_ta:starter" not in batch_memo:
         settings = Settings.of(pack)
-        starter = python_ta.run(run_tool, settings.config, list(settings.files),
-                                workspace="starter")
+        kept = answers(pack, batch_memo)
+        starter = kept.run_of(pack.templates_dir, list(settings.files), settings.config)
+        if starter is None:
+            starter = python_ta.run(run_tool, settings.config, list(settings.files),
+                                    workspace="starter")
+            kept.keep(pack.templates_dir, starter)
         for report in starter.files.values():
             if report.refused or report.crashed:
                 raise GraderError(f"python_ta could not check the starter {report.file}: "
@@ -112,25 +130,56 @@ def session_runs(pack: Pack, submissions: Iterable[Submission], run_tool_over: R
     if "python_ta:session" not in batch_memo:
         students = {s.id: (s.workspace, files) for s in submissions
                     if (files := assessed_files(s, pack))}
-        config = Settings.of(pack).config
-        try:
-            runs = python_ta.run_chunk(run_tool_over, config, students) if students else {}
-        except Exception:  # noqa: BLE001 - each student's own run says what went wrong
-            runs = {}
-        batch_memo["python_ta:session"] = runs
+        batch_memo["python_ta:session"] = _runs_over(
+            students, Settings.of(pack).config, run_tool_over, answers(pack, batch_memo))
     found: dict[str, python_ta.Run] = batch_memo["python_ta:session"]
     return found
 
 
+def _runs_over(students: dict[str, python_ta.Checked], config: str, run_tool_over: RunTool,
+               kept: Answers) -> dict[str, python_ta.Run]:
+    """Each student's run: kept answers where there are some, else ONE run over the students
+    left, each distinct set of files checked once (a copied submission is checked once)."""
+    runs: dict[str, python_ta.Run] = {}
+    first: dict[tuple[str | None, ...], str] = {}  # what is checked -> who asks for it
+    twin_of: dict[str, str] = {}  # student -> the student whose run answers for them
+    for student, (workspace, files) in students.items():
+        found = kept.run_of(workspace, files, config)
+        if found is not None:
+            runs[student] = found
+            continue
+        signature = kept.signature(workspace, files)
+        twin_of[student] = first.setdefault(signature if None not in signature else (student,),
+                                            student)
+    ask = {twin: students[twin] for twin in first.values()}
+    try:
+        answered = python_ta.run_chunk(run_tool_over, config, ask) if ask else {}
+    except Exception:  # noqa: BLE001 - each student's own run says what went wrong
+        answered = {}
+    for student, run in answered.items():
+        kept.keep(students[student][0], run)
+    runs.update({student: answered[twin] for student, twin in twin_of.items()
+                 if twin in answered})
+    return runs
+
+
 def student_run(pack: Pack, submission: Submission, run_tool: RunTool, memo: dict[str, Any],
-                session: dict[str, python_ta.Run]) -> python_ta.Run | None:
-    """python_ta on this student's assessed files (from the session's run, else a run of
-    their own), once for all their style tests; None when no file of theirs parses."""
+                session: dict[str, python_ta.Run],
+                batch_memo: dict[str, Any] | None = None) -> python_ta.Run | None:
+    """python_ta on this student's assessed files (from the session's run, else kept
+    answers, else a run of their own), once for all their style tests; None when no file of
+    theirs parses."""
     if "python_ta" not in memo:
         files = assessed_files(submission, pack)
         found = session.get(submission.id) if files else None
         config = Settings.of(pack).config
-        memo["python_ta"] = found or (python_ta.run(run_tool, config, files) if files else None)
+        if found is None and files:
+            kept = answers(pack, batch_memo if batch_memo is not None else {})
+            found = kept.run_of(submission.workspace, files, config)
+            if found is None:
+                found = python_ta.run(run_tool, config, files)
+                kept.keep(submission.workspace, found)
+        memo["python_ta"] = found
     run: python_ta.Run | None = memo["python_ta"]
     return run
 

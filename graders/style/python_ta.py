@@ -36,6 +36,9 @@ from graders.sandbox import RunResult
 TOOL = "python_ta"
 RUNNER = "pyta_runner.py"  # in every harness (graders.sandbox.HARNESS_MODULES)
 
+# How a file python_ta ran out of time on is refused (an answer that depends on the load).
+TIMED_OUT = "python_ta did not finish checking it"
+
 RunTool = Callable[..., RunResult]
 Checked = tuple[Path, list[str]]  # a student's workspace and the files python_ta checks
 
@@ -148,7 +151,7 @@ def run(run_tool: RunTool, config: str, files: list[str], workspace: str = "stud
             )
         slow = pending.pop(0)
         reports[slow] = FileReport(
-            slow, refused=f"python_ta did not finish checking it within {result.seconds:.0f} s"
+            slow, refused=f"{TIMED_OUT} within {result.seconds:.0f} s"
         )
     return Run(reports, versions, config)
 

@@ -57,3 +57,8 @@ def tool_of(pack, name: str) -> KitTool:
         if spec.name == name:
             return KitTool(spec, Path(sys.prefix))
     raise KeyError(f"pack {pack.id!r} declares no tool {name!r}")
+
+
+def answers_dir(name: str) -> None:
+    """The pre-check runs once on the student's machine: no answer is kept for another run."""
+    return None

@@ -28,7 +28,7 @@ PROBE_TOTALS = [4, 13]
 def style_runs(grading_state, pack, submission, run_tool, run_tool_over, memo, batch_memo):
     """(this student's python_ta run, the starter's), each made once (graders/style)."""
     session = assessed.session_runs(pack, grading_state.submissions, run_tool_over, batch_memo)
-    student = assessed.student_run(pack, submission, run_tool, memo, session)
+    student = assessed.student_run(pack, submission, run_tool, memo, session, batch_memo)
     return student, assessed.starter_run(pack, run_tool, batch_memo)
 
 

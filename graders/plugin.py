@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from graders.packs import Pack
 from graders.results import TestOutcome
 from graders.sandbox import Sandbox, Worker
 from graders.submissions import Submission
+from graders.testing import hypothesis_home
 
 STATE = pytest.StashKey["GradingState"]()
 
@@ -83,6 +85,7 @@ class GradingPlugin:
         # reads and parses the source of every frame of every failing test, 15 % of altNim's
         # time; the native one is a plain traceback.
         config.option.tbstyle = "native"
+        set_hypothesis_home_dir(hypothesis_home())
         config.addinivalue_line("markers", "public: runs in the student pre-check (`grade check`)")
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:

@@ -7,7 +7,9 @@ that the report renders (side-by-side text diff, differing fields, deepdiff path
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from deepdiff import DeepDiff
@@ -241,6 +243,14 @@ def expect_fields(
         return
     message = "; ".join(f"{r['field']}: expected {r['expected']}, got {r['got']}" for r in wrong)
     raise Mismatch(f"{what}: {message}", {"kind": "fields", "what": what, "rows": rows})
+
+
+def hypothesis_home() -> Path:
+    """Where Hypothesis keeps its files during grading: the user's cache folder
+    (``$XDG_CACHE_HOME/graders/hypothesis``), never ``.hypothesis/`` in the folder ``grade``
+    was started in: grading writes only under ``--out``."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "graders" / "hypothesis"
 
 
 def grading_settings(max_examples: int = 30) -> Callable[[F], F]:

@@ -22,6 +22,7 @@ from graders.errors import GraderError
 from graders.golden import stale_golden, write_golden
 from graders.intake import Intake, ingest, layouts
 from graders.intake.roster import load_roster
+from graders.kit.collect import collect
 from graders.packs import Pack, discover_packs, get_pack, project_root
 from graders.rules import registry
 from graders.rules.base import messages_for
@@ -30,6 +31,7 @@ from graders.sandbox.isolation import detect_isolation
 from graders.submissions import detect_assignment, find_submissions
 from graders.times import load_times
 from graders.tools import setup_tools
+from graders.verdict import is_notice, problems, public_points
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -179,14 +181,15 @@ def check_command(path: Path, assignment: str | None) -> None:
             "with resource limits only; the instructor's grading uses the sandbox."
         )
     result = outcome.results[0]
-    console.precheck_report(result)
+    notices = [v for v in result.violations if is_notice(pack, v)]
+    console.precheck_report(result, notices, public_points(result.tests, collect(pack).shares))
     if not outcome.ok:
         console.console.print(
             "[red]The checker itself failed (not your fault):[/] "
             + escape("; ".join(result.grader_errors + outcome.grader_errors))
         )
         sys.exit(EXIT_USAGE)
-    failed = any(t.outcome != "passed" for t in result.tests) or result.violations
+    failed = any(t.outcome != "passed" for t in result.tests) or problems(pack, result.violations)
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
 
 

@@ -15,7 +15,7 @@ from rich.table import Table
 from graders.batch import BatchOutcome
 from graders.batch import Progress as OnResult
 from graders.report.stats import reasons
-from graders.results import SubmissionResult
+from graders.results import SubmissionResult, ViolationRecord
 from graders.sandbox import Isolation
 
 console = Console(stderr=True, highlight=False)
@@ -88,8 +88,10 @@ def _row(r: SubmissionResult) -> list[str]:
     ]
 
 
-def precheck_report(result: SubmissionResult) -> None:
-    """The student's verdict: every public test and rule, and what to fix."""
+def precheck_report(result: SubmissionResult, notices: list[ViolationRecord],
+                    public_points: str) -> None:
+    """The student's verdict: every public test and rule, what the public tests earned, and
+    what to fix; a 0-point notice (``notices``) is shown as a NOTE and fails nothing."""
     out.print(
         f"[bold]{result.assignment_title}[/]: pre-check of {result.student} "
         f"(public tests and rule checks only)"
@@ -104,18 +106,21 @@ def precheck_report(result: SubmissionResult) -> None:
             out.print("       " + test.message.replace("\n", "\n       "), markup=False)
     for v in result.violations:
         where = f"{v.file}:{v.line}" if v.line else v.file
-        out.print(f"  [red]RULE[/] {escape(v.title)} {escape(f'[{v.rule}]')} at {escape(where)}")
+        mark = "[yellow]NOTE[/] (0 points)" if v in notices else "[red]RULE[/]"
+        out.print(f"  {mark} {escape(v.title)} {escape(f'[{v.rule}]')} at {escape(where)}")
         out.print(f"       {v.message}", markup=False)
         if v.fix:
             out.print(f"       fix: {v.fix}", markup=False)
+    out.print(public_points, markup=False)
     failed = [t for t in result.tests if t.outcome != "passed"]
-    if not failed and not result.violations:
+    problems = [v for v in result.violations if v not in notices]
+    if not failed and not problems:
         out.print(
             "[green]All public tests pass and no rule is broken.[/] Hidden tests are run "
             "by the instructor after the deadline."
         )
     else:
         out.print(
-            f"[red]{len(failed)} public test(s) failing, {len(result.violations)} rule "
+            f"[red]{len(failed)} public test(s) failing, {len(problems)} rule "
             "problem(s).[/] Fix them before you upload."
         )

@@ -28,7 +28,7 @@ from graders.rules import registry
 WHOLE = {
     "graders.errors", "graders.results", "graders.declaration", "graders.starter",
     "graders.checks", "graders.extras", "graders.handin", "graders.submissions",
-    "graders.testing",
+    "graders.testing", "graders.verdict",
     "graders.plugin", "graders.fixtures", "graders.packs",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
 }

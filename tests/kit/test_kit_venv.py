@@ -1,6 +1,8 @@
 """Done-when of issue 14, per pack: the kit, unzipped into an empty folder and run in a fresh
 virtual environment holding only its requirements.txt, passes the reference, and gives each
-sample submission the instructor's verdict and messages on the public part, within 60 s."""
+sample submission the instructor's verdict and messages on the public part, within 60 s; a
+0-point notice is a NOTE that fails nothing, and the public part's points are printed
+(issue 30)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from graders.batch import BatchRequest, grade_batch
 from graders.packs import get_pack
 from graders.selfcheck import sample_sources
 from graders.submissions import student_id
+from graders.verdict import is_notice, problems, public_points
 from tests.kit.conftest import PACKS
 
 SECONDS = 60
@@ -87,6 +90,7 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
                              capture_output=True, text=True, check=False)
     assert harness.returncode != 0 and "No module named 'graders'" in harness.stderr
 
+    shares = json.loads((kit / "_precheck" / "kit.json").read_text())["shares"]
     samples = sample_sources(pack)
     sources = [pack.reference_dir, *samples]
     expected = instructor(pack_id, sources)
@@ -110,7 +114,10 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
                            for v in verdict["violations"])
         assert got_rules == sorted((v.rule, v.file, v.line, v.message)
                                    for v in want.violations), source.name
-        fails = any(t.outcome != "passed" for t in want.tests) or bool(want.violations)
+        fails = any(t.outcome != "passed" for t in want.tests) or problems(pack, want.violations)
         assert code == (1 if fails else 0), f"{source.name}:\n{printed[-3000:]}"
+        assert public_points([t for t in want.tests if t.public], shares) in printed, printed
+        for notice in (v for v in want.violations if is_notice(pack, v)):
+            assert f"NOTE {notice.title} [{notice.rule}] (0 points" in printed, printed
         if source == pack.reference_dir:
             assert code == 0 and "All public tests pass" in printed, printed[-3000:]

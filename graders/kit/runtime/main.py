@@ -23,6 +23,7 @@ from _precheck.plugin import GradingPlugin, GradingState
 from _precheck.sandbox import Sandbox
 from _precheck.submissions import prepare
 from _precheck.testing import MODE_NAMES
+from _precheck.verdict import is_notice, problems, public_points
 
 MANIFEST = json.loads((PACKAGE_DIR / "kit.json").read_text(encoding="utf-8"))
 KIT_FILES = {"_precheck", "precheck.py", "conftest.py", "pytest.ini", "README.txt",
@@ -70,10 +71,15 @@ class KitSession:
     def outcomes(self):
         return self.state.outcomes.get(self.submission.id, [])
 
+    def problems(self) -> list:
+        """The rule violations that cost marks (0-point notices are only shown)."""
+        return problems(self.pack, self.violations)
+
     def passed(self) -> bool:
-        """The instructor's `grade check` verdict: every public test passed, no rule broken."""
+        """The instructor's `grade check` verdict: every public test passed, no rule broken
+        (a 0-point notice is not a failure)."""
         tests = self.outcomes()
-        return bool(tests) and all(t.outcome == "passed" for t in tests) and not self.violations
+        return bool(tests) and all(t.outcome == "passed" for t in tests) and not self.problems()
 
     def close(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)
@@ -91,22 +97,22 @@ def report(session: KitSession) -> str:
         lines.append("  (this assignment has no rule checks)")
     for rule in MANIFEST["rules"]:
         found = broken.pop(rule["name"], [])
-        lines.append(_rule_line(rule, found))
+        lines.append(_rule_line(rule, found, session))
     for name, found in broken.items():  # collection problems (file names, encodings)
         lines.append(_rule_line({"name": name, "title": found[0].title, "deduction":
-                                 found[0].deduction}, found))
+                                 found[0].deduction}, found, session))
     lines += ["", "Public tests:"]
     for test in session.outcomes():
         lines += _test_lines(test, shares.get(test.name))
     if not session.outcomes():
         lines.append("  ERROR no public test could run (see the messages above)")
-    lines.append("")
+    lines += ["", public_points(session.outcomes(), shares)]
     failed = [t for t in session.outcomes() if t.outcome != "passed"]
     if session.passed():
         lines.append("All public tests pass and no rule is broken. Hidden tests are run by the "
                      "instructor after the deadline.")
     else:
-        lines.append(f"{len(failed)} public test(s) not passing, {len(session.violations)} rule "
+        lines.append(f"{len(failed)} public test(s) not passing, {len(session.problems())} rule "
                      "problem(s). Fix them before you upload.")
     return "\n".join(lines)
 
@@ -120,11 +126,13 @@ def as_json(session: KitSession) -> str:
     }, default=str)
 
 
-def _rule_line(rule: dict, found: list) -> list[str] | str:
+def _rule_line(rule: dict, found: list, session: KitSession) -> list[str] | str:
     points = f" (-{rule['deduction']:g} points)" if rule.get("deduction") else ""
     if not found:
         return f"  PASS {rule['title']} [{rule['name']}]"
-    out = [f"  FAIL {found[0].title} [{rule['name']}]{points}"]
+    notice = all(is_notice(session.pack, v) for v in found)
+    mark, points = ("NOTE", " (0 points: shown, not charged)") if notice else ("FAIL", points)
+    out = [f"  {mark} {found[0].title} [{rule['name']}]{points}"]
     for v in found:
         where = f"{v.file}:{v.line}" if v.line else v.file
         out.append(f"       at {where}: {v.message}")

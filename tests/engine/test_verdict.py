@@ -1,0 +1,43 @@
+"""The pre-check's verdict (graders/verdict.py), shared by `grade check` and the kit: a
+0-point notice is shown and fails nothing; the public tests' points are printed."""
+
+from __future__ import annotations
+
+import pytest
+
+from graders.cli import main
+from graders.packs import get_pack
+from graders.results import TestOutcome, ViolationRecord
+from graders.verdict import is_notice, problems, public_points
+
+TIPPY = get_pack("tippy")
+
+
+def violation(rule: str) -> ViolationRecord:
+    return ViolationRecord(rule=rule, title=rule, file="game_view.py", message="m")
+
+
+def test_a_declared_rule_with_no_deduction_and_no_criterion_is_a_notice():
+    entry, pep8, syntax = violation("entry-name"), violation("pep8"), violation("syntax-error")
+    assert is_notice(TIPPY, entry)
+    assert not is_notice(TIPPY, pep8), "pep8 feeds the style criterion"
+    assert not is_notice(TIPPY, syntax), "a collection problem is never a notice"
+    assert problems(TIPPY, [entry, pep8, syntax]) == [pep8, syntax]
+
+
+def test_the_public_points_are_each_cases_share():
+    outcomes = [TestOutcome(name="test_a", case="1", outcome="passed", public=True),
+                TestOutcome(name="test_a", case="2", outcome="failed", public=True),
+                TestOutcome(name="test_b", case="", outcome="passed", public=True)]
+    said = public_points(outcomes, {"test_a": 2.5, "test_b": 10})
+    assert said.startswith("Public part: 12.5 / 15 points")
+
+
+@pytest.mark.sandbox
+def test_grade_check_passes_a_correct_submission_whose_only_finding_is_a_notice(capsys):
+    sample = TIPPY.fixtures_dir / "submissions" / "renamed_classes_helpers"
+    code = main(["check", str(sample), "-a", "tippy"])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "NOTE (0 points)" in printed and "[entry-name]" in printed
+    assert "Public part: " in printed and "All public tests pass" in printed

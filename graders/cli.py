@@ -315,7 +315,9 @@ def _batches(
             batch.found += intake.found
             batch.notes += intake.notes
     if not any(intake.found for intake in grouped.values()):
-        raise GraderError(f"no submissions found in {', '.join(map(str, paths))}")
+        why = [note for intake in grouped.values() for note in intake.notes]
+        raise GraderError(f"no submissions found in {', '.join(map(str, paths))}"
+                          + "".join(f"; {note}" for note in why))
     return [(packs[pack_id], intake) for pack_id, intake in grouped.items() if intake.found]
 
 

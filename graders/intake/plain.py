@@ -16,14 +16,17 @@ def single(source: Path) -> Found:
 
 def folders_and_zips(root: Path, layout: str) -> Intake:
     """Each folder or zip under ``root`` is one submission; loose files are noted. A folder
-    holding files but no sub-folder or zip is itself one submission; nothing at all is no
-    submission (never a student named after the folder)."""
+    holding files of code but no sub-folder or zip is itself one submission; a folder with no
+    Python file is no submission (never a student named after the folder)."""
     inside = entries(root)
     units = [p for p in inside if p.is_dir() or p.suffix.lower() == ".zip"]
     intake = Intake(layout)
     if not units:
-        if any(_real_file(p, root) for p in root.rglob("*")):
+        if any(_real_file(p, root) and p.suffix.lower() == ".py" for p in root.rglob("*")):
             intake.found.append(single(root))
+        elif any(_real_file(p, root) for p in root.rglob("*")):
+            intake.notes.append(f"`{root.name}` holds no Python file: nothing in it could be "
+                                "a submission")
         return intake
     intake.found = [single(unit) for unit in units]
     intake.notes = [stray(p, "folder-or-zip-per-student") for p in inside if p not in units]

@@ -55,7 +55,7 @@ def _without_ids(chosen: LmsFormat, results: list[SubmissionResult]) -> list[str
         if chosen.key(result) is not None:
             continue
         space = lms_fact(result, "roster") or lms_fact(result, "layout")
-        if space in LMS_SPACES:
+        if space in LMS_SPACES - chosen.spaces:
             foreign.setdefault(space, []).append(result.student)
         elif result.status != "missing":
             left.append(result.student)

@@ -89,7 +89,7 @@ def default_jobs() -> int:
               help="CSV `student,submitted_at` (ISO 8601 with a zone): submission times.")
 @click.option("--timezone", "zone_name",
               help="Zone of the export's zone-less times (e.g. America/Toronto) "
-              "[default: the due date's offset].")
+              "[default: the pack's [course] timezone, else the due date's offset].")
 def run_command(
     paths: tuple[Path, ...],
     assignment: str | None,

@@ -1,4 +1,5 @@
-"""Today's layout: a folder or a ``.zip`` per student, named after the student."""
+"""Today's layout: a folder or a ``.zip`` per student, named after the student. The class
+itself may be a folder or a zip of those folders (see :func:`graders.intake.ingest`)."""
 
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ def _real_file(path: Path, root: Path) -> bool:
 
 class Plain(Layout):
     name = "plain"
-    title = "a folder or zip per student"
-    example = "submissions/jdoe/pnt.py (or submissions/jdoe.zip)"
+    title = "a folder or zip per student (the class: a folder, or a zip of the folders)"
+    example = "submissions/jdoe/pnt.py (or submissions/jdoe.zip; or submissions.zip)"
     priority = 99
 
     def detect(self, root: Path) -> bool:

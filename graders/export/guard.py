@@ -4,8 +4,9 @@
 with no id this LMS matches rows by (left out, or written under an id the LMS does not know),
 ids of another LMS (Canvas user ids in a Moodle worksheet), one id on two rows (the LMS keeps
 one of them), two students' feedback under one name in the zip, or no row holding a mark at
-all (every row 0 or empty). ``grade export`` stops on any of them with exit 1 and says why;
-``--force`` writes the files anyway.
+all (every row 0 or empty), or a mark the grader could not finish (a grader error would
+reach the LMS as the student's mark). ``grade export`` stops on any of them with exit 1 and
+says why; ``--force`` writes the files anyway.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def problems(chosen: LmsFormat, results: list[SubmissionResult],
              body: list[list[str]]) -> list[str]:
     """Why writing ``body`` (the rows of ``results``) would lose marks; empty when safe."""
     found = _without_ids(chosen, results)
+    broken = [r.student for r in results if r.status == "grader-error"]
+    if broken:
+        found.append(f"{len(broken)} student(s) have no final mark: grading failed for them "
+                     f"(a grader error, not their work: {_names(broken)}); regrade them first")
     keys = Counter(key for key in map(chosen.key, results) if key)
     for key, count in sorted(keys.items()):
         if count > 1:

@@ -217,6 +217,13 @@ def test_an_export_of_only_zeros_is_refused_unless_forced(tmp_path, capsys):
     assert code == 0 and [row[-1] for row in written[2:]] == ["0", "0"]
 
 
+def test_a_grader_error_never_reaches_the_lms_as_a_mark(tmp_path, capsys):
+    rows = [CANVAS_ROWS[0], dict(CANVAS_ROWS[1], status="grader-error", total=0)]
+    code, written = _export(_report(tmp_path, rows, CANVAS_COLUMNS), "canvas")
+    assert code == 1 and written == []
+    assert "1 student(s) have no final mark" in " ".join(capsys.readouterr().err.split())
+
+
 # 5. A Canvas submission of several files is one submission
 
 

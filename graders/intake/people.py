@@ -68,25 +68,29 @@ def _flag_shared_ids(found: list[Found]) -> None:
 
 def _apply_roster(roster: Roster, settled: Settled) -> None:
     """Each submission's roster row: by the LMS's ids first, by name only as the fallback.
-    A row two submissions claim goes to neither: both are kept and flagged."""
+    A row two submissions claim (neither, or both, by its id) goes to neither: both are kept
+    and flagged."""
     claims: dict[str, list[Found]] = {}
+    by_id: dict[str, list[Found]] = {}
     people = {person.lms_id: person for person in roster.people}
     for item in settled.found:
         person = roster.by_id(item)
-        if person is None:
-            named = roster.by_name(item)
-            if len(named) > 1:
-                item.notes.append(f"not matched to the roster: {len(named)} rows of the "
-                                  f"{roster.kind} gradebook have this name (lines "
-                                  f"{', '.join(str(p.line) for p in named)})")
-                continue
-            person = named[0] if named else None
-        if person is None:
-            item.notes.append(f"not on the roster ({roster.kind} gradebook)")
-            continue
-        claims.setdefault(person.lms_id, []).append(item)
+        if person is not None:
+            by_id.setdefault(person.lms_id, []).append(item)
+        else:
+            person = _by_name(roster, item)
+        if person is not None:
+            claims.setdefault(person.lms_id, []).append(item)
     for lms_id, items in claims.items():
         person = people[lms_id]
+        if len(items) > 1 and len(by_id.get(lms_id, [])) == 1:  # its id beats a name
+            [owner] = by_id[lms_id]
+            for item in items:
+                if item is not owner:
+                    item.notes.append(f"not matched to the roster: its name is that of "
+                                      f"{person.display_name} (line {person.line}), whose id "
+                                      f"is another submission's ({owner.id})")
+            items = [owner]
         if len(items) > 1:
             for item in items:
                 item.notes.append(f"{len(items)} submissions match the roster row of "
@@ -96,6 +100,18 @@ def _apply_roster(roster: Roster, settled: Settled) -> None:
             continue
         _take(items[0], person, roster.kind)
     settled.missing = [p for p in roster.people if p.lms_id not in claims]
+
+
+def _by_name(roster: Roster, item: Found) -> Person | None:
+    """The one row with ``item``'s name; a note when there is none, or several."""
+    named = roster.by_name(item)
+    if len(named) > 1:
+        item.notes.append(f"not matched to the roster: {len(named)} rows of the {roster.kind} "
+                          f"gradebook have this name (lines "
+                          f"{', '.join(str(p.line) for p in named)})")
+    elif not named:
+        item.notes.append(f"not on the roster ({roster.kind} gradebook)")
+    return named[0] if len(named) == 1 else None
 
 
 def _take(item: Found, person: Person, kind: str) -> None:

@@ -318,6 +318,15 @@ def test_two_folders_with_one_name_do_not_take_one_roster_row(tmp_path):
         assert any("2 submissions match the roster row of Jane Doe" in n for n in found.notes)
 
 
+def test_the_roster_id_beats_a_namesake(tmp_path):
+    roster = _brightspace(tmp_path, {"1001": "Doe Jane", "30188": "Doe, Jane"},
+                          [("1001", "Doe", "Jane")])
+    _, settled = _settled(tmp_path, roster)
+    owner, namesake = sorted(settled.found, key=lambda f: f.lms_id)
+    assert (owner.lms["roster_id"], "roster_id" in namesake.lms) == ("1001", False)
+    assert any("whose id is another submission's" in note for note in namesake.notes)
+
+
 def test_two_jane_does_cannot_be_exported_under_one_roster_id(tmp_path, capsys):
     rows = [_result("Jane Doe (30187)", 0, "30187", layout="brightspace"),
             _result("Jane Doe (30188)", 90, "30188", layout="brightspace")]

@@ -250,6 +250,19 @@ def test_a_file_handed_in_under_two_numbers_is_a_resubmission(tmp_path):
     assert "`stonehenge.py` (67899) was graded" in note and "(67890)" in note
 
 
+def test_an_intake_note_on_no_file_names_no_empty_file(tmp_path):
+    from graders.report import ReportWriter
+    from graders.results import ViolationRecord
+
+    [result] = _results(CANVAS_ROWS[0])
+    result.violations = [ViolationRecord(rule="intake", title="Intake", file="",
+                                         message="not on the roster (canvas gradebook)")]
+    writer = ReportWriter(tmp_path, NIM)
+    writer.write_student(result)
+    page = writer.student_json(result.student).with_suffix(".html").read_text("utf-8")
+    assert "not on the roster" in page and "<code></code>" not in page
+
+
 # 6. The roster's names reach the TA; an override takes the name or the LMS id
 
 

@@ -44,7 +44,7 @@ def _real_file(path: Path, root: Path) -> bool:
 
 class Plain(Layout):
     name = "plain"
-    title = "a folder or zip per student (the class: a folder, or a zip of the folders)"
+    title = "a folder or zip per student"
     example = "submissions/jdoe/pnt.py (or submissions/jdoe.zip; or submissions.zip)"
     priority = 99
 

@@ -67,15 +67,17 @@ def load_results(folder: Path) -> list[SubmissionResult]:
 
 
 def find_student(results: list[SubmissionResult], name: str) -> SubmissionResult:
-    """The result of ``name``: the id it is reported under, its LMS id (or the roster's), or
-    the student's name (accents and case folded, in any word order), tried in that order. A
-    usage error when it names nobody (with the closest ids) or several (listing them)."""
+    """The result of ``name``: the id it is reported under (or its page's slug), its LMS id
+    (or the roster's), or the student's name (accents and case folded, in any word order),
+    tried in that order. A usage error when it names nobody (with the closest ids) or several
+    (listing them)."""
     from graders.intake.roster import name_key
+    from graders.submissions import slugify
 
     wanted = name.strip()
     tries = (
         lambda r: r.student == wanted,
-        lambda r: r.student.lower() == wanted.lower(),
+        lambda r: r.student.lower() == wanted.lower() or slugify(r.student) == wanted,
         lambda r: wanted in {r.lms_id, *(str(r.lms.get(k, "")) for k in _IDS)} - {""},
         lambda r: bool(name_key(wanted)) and name_key(r.display_name) == name_key(wanted),
     )

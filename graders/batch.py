@@ -127,7 +127,8 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
     finally:
         shutil.rmtree(work_root, ignore_errors=True)
     for person in settled.missing:
-        row = _missing(pack, person, options, _unique_among(person, outcome))
+        row = _missing(pack, person, options, _unique_among(person, outcome),
+                       request.roster.kind if request.roster else "")
         if writer:
             writer.write_student(row)
         outcome.results.append(row)
@@ -144,6 +145,13 @@ def _found(source: Path | Found) -> Found:
 
 
 def _due_zone(request: BatchRequest) -> tzinfo | None:
+    """The zone of zone-less export times: the course's (``[course] timezone``), else the
+    due date's."""
+    course = request.pack.declaration.course.timezone
+    if course:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(course)
     due = request.due or request.pack.declaration.late.due
     return due.tzinfo if due else None
 
@@ -253,7 +261,8 @@ def identify(result: SubmissionResult, found: Found) -> None:
     result.lms = dict(found.lms)
 
 
-def _missing(pack: Pack, person: Person, options: GradeOptions, name: str) -> SubmissionResult:
+def _missing(pack: Pack, person: Person, options: GradeOptions, name: str,
+             kind: str = "") -> SubmissionResult:
     """The row of a student on the roster with no submission: 0, and says so."""
     result = SubmissionResult(
         student=name, assignment=pack.id, assignment_title=pack.title, status="missing",
@@ -270,6 +279,8 @@ def _missing(pack: Pack, person: Person, options: GradeOptions, name: str) -> Su
     )
     result.lms = {k: v for k, v in (("sis_id", person.sis_id), ("username", person.username))
                   if v}
+    if kind:
+        result.lms.update({"roster": kind, "roster_id": person.lms_id})
     return result
 
 
@@ -280,6 +291,7 @@ def _write_intake(request: BatchRequest, missing: list[Person], outcome: BatchOu
         "layout": request.layout,
         "notes": request.intake_notes,
         "roster": request.roster.kind if request.roster else None,
+        "roster_columns": request.roster.columns if request.roster else [],
         "missing": [missing_id(person) for person in missing],
         "submissions": sum(r.status != "missing" for r in outcome.results),
     }

@@ -89,7 +89,7 @@ def default_jobs() -> int:
               help="CSV `student,submitted_at` (ISO 8601 with a zone): submission times.")
 @click.option("--timezone", "zone_name",
               help="Zone of the export's zone-less times (e.g. America/Toronto) "
-              "[default: the due date's offset].")
+              "[default: the pack's [course] timezone, else the due date's offset].")
 def run_command(
     paths: tuple[Path, ...],
     assignment: str | None,
@@ -315,7 +315,9 @@ def _batches(
             batch.found += intake.found
             batch.notes += intake.notes
     if not any(intake.found for intake in grouped.values()):
-        raise GraderError(f"no submissions found in {', '.join(map(str, paths))}")
+        why = [note for intake in grouped.values() for note in intake.notes]
+        raise GraderError(f"no submissions found in {', '.join(map(str, paths))}"
+                          + "".join(f"; {note}" for note in why))
     return [(packs[pack_id], intake) for pack_id, intake in grouped.items() if intake.found]
 
 

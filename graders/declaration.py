@@ -199,6 +199,25 @@ class LateSpec(Strict):
     )
 
 
+class CourseSpec(Strict):
+    timezone: str | None = Field(
+        None, description="The course's time zone (e.g. America/Toronto): LMS export times "
+        "written without a zone (Moodle, Brightspace) are read in it; `--timezone` wins."
+    )
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        if value is not None:
+            try:
+                ZoneInfo(value)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"unknown time zone {value!r}") from None
+        return value
+
+
 Visibility = Literal["visible", "after_due", "hidden"]
 
 
@@ -254,6 +273,7 @@ class Declaration(Strict):
     )
     penalties: PenaltiesSpec = Field(default_factory=PenaltiesSpec)
     late: LateSpec = Field(default_factory=LateSpec)
+    course: CourseSpec = Field(default_factory=CourseSpec)
     tests: GraderTestsSpec = Field(default_factory=GraderTestsSpec)
     golden: list[GoldenSpec] = Field(
         default_factory=list,

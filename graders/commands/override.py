@@ -19,7 +19,7 @@ from graders.sandbox import Isolation
 
 @click.command("override")
 @click.argument("assignment")
-@click.argument("student")
+@click.argument("student")  # the id reported under, the LMS id, or the name
 @click.option("--criterion", "-c", required=True,
               help=f"Criterion id (see `grade explain ID`), or `{overrides.TOTAL}`.")
 @click.option("--points", "-p", required=True, type=float, help="The criterion's (or total's) "
@@ -30,7 +30,8 @@ from graders.sandbox import Isolation
 def command(assignment: str, student: str, criterion: str, points: float, comment: str, by: str,
             out: Path | None) -> None:
     """Set STUDENT's CRITERION to POINTS with a comment; the change is kept by every regrade
-    (and flagged if the student's code changes), and the reports are rewritten now."""
+    (and flagged if the student's code changes), and the reports are rewritten now. STUDENT
+    is the id the report shows, the LMS id, or the student's name (refused when ambiguous)."""
     pack = get_pack(assignment)
     folder = out or project_root() / "reports" / pack.id
     results = load_results(folder)
@@ -66,15 +67,34 @@ def load_results(folder: Path) -> list[SubmissionResult]:
 
 
 def find_student(results: list[SubmissionResult], name: str) -> SubmissionResult:
-    """The result of ``name`` (exactly, else case-insensitively); a usage error naming the
-    closest ids when there is none."""
-    for match in (lambda r: r.student == name, lambda r: r.student.lower() == name.lower()):
+    """The result of ``name``: the id it is reported under (or its page's slug), its LMS id
+    (or the roster's), or the student's name (accents and case folded, in any word order),
+    tried in that order. A usage error when it names nobody (with the closest ids) or several
+    (listing them)."""
+    from graders.intake.roster import name_key
+    from graders.submissions import slugify
+
+    wanted = name.strip()
+    tries = (
+        lambda r: r.student == wanted,
+        lambda r: r.student.lower() == wanted.lower() or slugify(r.student) == wanted,
+        lambda r: wanted in {r.lms_id, *(str(r.lms.get(k, "")) for k in _IDS)} - {""},
+        lambda r: bool(name_key(wanted)) and name_key(r.display_name) == name_key(wanted),
+    )
+    for match in tries:
         found = [result for result in results if match(result)]
         if len(found) == 1:
             return found[0]
+        if len(found) > 1:
+            raise click.UsageError(f"{name!r} names {len(found)} students in this batch ("
+                                   f"{', '.join(repr(r.student) for r in found)}): give the "
+                                   "one you mean by the id it is reported under")
     close = difflib.get_close_matches(name, [r.student for r in results], n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
     raise click.UsageError(f"no student {name!r} in this batch{hint}")
+
+
+_IDS = ("roster_id", "sis_id", "username", "group")
 
 
 def isolation_of(results: list[SubmissionResult]) -> Isolation:

@@ -1,22 +1,37 @@
 """Brightspace (D2L): the grades import CSV (``OrgDefinedId, Username, <item> Points Grade,
 End-of-Line Indicator``, every row ending with ``#``) and a zip of feedback folders named like
 the download's folders. A row needs the OrgDefinedId or user name: grade with the
-Brightspace grades export as ``--roster`` to have them."""
+Brightspace grades export as ``--roster`` to have them (the download's folder ids are not
+ids the import reads). The grade item is the gradebook's own (:mod:`graders.export.columns`)."""
 
 from __future__ import annotations
 
 from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points
+from graders.export.columns import choose
 from graders.packs import Pack
 from graders.results import SubmissionResult
+
+SUFFIX = " Points Grade"
 
 
 class BrightspaceFormat(LmsFormat):
     name = "brightspace"
     title = "Brightspace grades import"
+    spaces = frozenset({"brightspace"})
+    mark_cells = slice(2, 3)
+
+    def key(self, result: SubmissionResult) -> str | None:
+        if lms_fact(result, "roster") != "brightspace":
+            return None
+        return lms_fact(result, "sis_id") or lms_fact(result, "username") or None
+
+    def column(self, pack: Pack, options: ExportOptions) -> str:
+        chosen = choose(pack, options.columns, options.column, "Brightspace",
+                        f"{pack.title}{SUFFIX}")
+        return chosen if chosen.lower().endswith(SUFFIX.lower()) else chosen + SUFFIX
 
     def header(self, pack: Pack, options: ExportOptions) -> list[list[str]]:
-        item = options.column or pack.title
-        return [["OrgDefinedId", "Username", f"{item} Points Grade", "End-of-Line Indicator"]]
+        return [["OrgDefinedId", "Username", options.chosen, "End-of-Line Indicator"]]
 
     def row(self, result: SubmissionResult, pack: Pack,
             options: ExportOptions) -> list[str] | None:

@@ -1,11 +1,13 @@
 """Canvas: the gradebook import CSV (``Student, ID, SIS User ID, SIS Login ID, Section``, then
 ``<Assignment name> (<assignment id>)``; a ``Points Possible`` row second; rows matched by
 ``ID``), and feedback files named like the download's (``<name>_<user id>_<submission
-id>_feedback.html``) to attach as submission comments."""
+id>_feedback.html``) to attach as submission comments. The column is the gradebook's own
+(:mod:`graders.export.columns`): a header Canvas does not know would make a new column."""
 
 from __future__ import annotations
 
 from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points
+from graders.export.columns import choose
 from graders.packs import Pack
 from graders.results import SubmissionResult
 
@@ -15,16 +17,21 @@ COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 class CanvasFormat(LmsFormat):
     name = "canvas"
     title = "Canvas gradebook"
+    spaces = frozenset({"canvas"})
+    mark_cells = slice(5, 6)
+
+    def column(self, pack: Pack, options: ExportOptions) -> str:
+        return choose(pack, options.columns, options.column, "Canvas",
+                      f"{pack.title} (123456)")
 
     def header(self, pack: Pack, options: ExportOptions) -> list[list[str]]:
-        column = options.column or pack.title
         possible = ["    Points Possible", "", "", "", "", points(pack.declaration.max_points)]
-        return [[*COLUMNS, column], possible]
+        return [[*COLUMNS, options.chosen], possible]
 
     def row(self, result: SubmissionResult, pack: Pack, options: ExportOptions) -> list[str]:
         lms_id, name, _ = person(result)
-        return [name, lms_id, lms_fact(result, "sis_id"), lms_fact(result, "username"),
-                lms_fact(result, "section"), points(result.total)]
+        return [name, self.key(result) or lms_id, lms_fact(result, "sis_id"),
+                lms_fact(result, "username"), lms_fact(result, "section"), points(result.total)]
 
     def feedback_name(self, result: SubmissionResult) -> str:
         lms_id, name, _ = person(result)

@@ -12,13 +12,16 @@ from graders.results import SubmissionResult
 class GradescopeFormat(LmsFormat):
     name = "gradescope"
     title = "Gradescope score upload"
+    spaces = frozenset({"gradescope"})
+    mark_cells = slice(3, 4)
 
     def header(self, pack: Pack, options: ExportOptions) -> list[list[str]]:
         return [["Name", "SID", "Email", "Total Score", "Max Points"]]
 
     def row(self, result: SubmissionResult, pack: Pack, options: ExportOptions) -> list[str]:
         lms_id, name, email = person(result)
-        return [name, lms_id, email, points(result.total), points(result.max_total)]
+        return [name, self.key(result) or lms_id, email, points(result.total),
+                points(result.max_total)]
 
     def feedback_name(self, result: SubmissionResult) -> str:
-        return part(person(result)[0]) + "/feedback.html"
+        return part(self.key(result) or person(result)[0]) + "/feedback.html"

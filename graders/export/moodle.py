@@ -26,6 +26,8 @@ def moodle_time(iso: str) -> str:
 class MoodleFormat(LmsFormat):
     name = "moodle"
     title = "Moodle grading worksheet"
+    spaces = frozenset({"moodle"})
+    mark_cells = slice(4, 5)
 
     def header(self, pack: Pack, options: ExportOptions) -> list[list[str]]:
         return [list(COLUMNS)]
@@ -33,10 +35,11 @@ class MoodleFormat(LmsFormat):
     def row(self, result: SubmissionResult, pack: Pack, options: ExportOptions) -> list[str]:
         lms_id, name, email = person(result)
         status = "No submission" if result.status == "missing" else "Submitted for grading"
-        return [f"Participant {lms_id}", name, email, status, points(result.total),
-                points(result.max_total), "Yes", moodle_time(result.submitted_at),
-                "-", summary(result)]
+        return [f"Participant {self.key(result) or lms_id}", name, email, status,
+                points(result.total), points(result.max_total), "Yes",
+                moodle_time(result.submitted_at), "-", summary(result)]
 
     def feedback_name(self, result: SubmissionResult) -> str:
         lms_id, name, _ = person(result)
-        return part(f"{name}_{lms_id}_assignsubmission_file_") + "/feedback.html"
+        return part(f"{name}_{self.key(result) or lms_id}_assignsubmission_file_") \
+            + "/feedback.html"

@@ -47,9 +47,18 @@ def ingest(path: Path, stage: Path, layout: str | None = None) -> Intake:
     """The submissions under ``path`` (a folder, a class zip, a student's zip or file).
 
     ``stage`` is an empty folder this call may fill (unpacked zips, renamed files); it must
-    live as long as the submissions are graded. A zip no LMS layout recognises is one
-    student's hand-in, as a file is.
+    live as long as the submissions are graded. A zip whose top level is one folder per
+    student is a class (``plain`` or ``markus``); any other zip no LMS layout recognises is one
+    student's hand-in, as a file is. Each submission's ``lms["layout"]`` names the layout, so
+    an export can tell whose ids it holds.
     """
+    intake = _ingest(path, stage, layout)
+    for found in intake.found:
+        found.lms.setdefault("layout", intake.layout)
+    return intake
+
+
+def _ingest(path: Path, stage: Path, layout: str | None) -> Intake:
     from graders.intake.plain import single
 
     if path.is_file() and path.suffix.lower() != ".zip":
@@ -61,10 +70,18 @@ def ingest(path: Path, stage: Path, layout: str | None = None) -> Intake:
         unpacked.mkdir(parents=True)
         unpack_notes = unpack(path, unpacked)
         root, wrapper = _unwrapped(unpacked, layout)
-        if _lms(root, layout) is None:  # not an LMS export: one student's zip
-            if layout not in (None, "plain"):
-                raise GraderError(f"{path}: not a {get_layout(layout).title} export")
-            return Intake("plain", [single(path)])
+        if _lms(root, layout) is None:  # not an LMS export: a class of folders, or one student
+            class_root, wrapper = _class_root(unpacked)
+            if class_root is None:
+                if layout not in (None, "plain"):
+                    raise GraderError(f"{path}: not a {get_layout(layout).title} export")
+                if not any(p.suffix.lower() == ".py" for p in unpacked.rglob("*")):
+                    return Intake("plain", notes=[f"`{path.name}` holds no Python file: "
+                                                  "nothing in it could be a submission"])
+                return Intake("plain", [single(path)])
+            root = class_root
+            wrapper.append(f"`{path.name}` holds one folder per student: each folder was "
+                           "graded as one student's submission")
         notes = unpack_notes + wrapper
     else:
         root, notes = _unwrapped(path, layout)
@@ -72,6 +89,30 @@ def ingest(path: Path, stage: Path, layout: str | None = None) -> Intake:
     intake = chosen.read(root, stage / "staged")
     intake.notes = notes + intake.notes
     return intake
+
+
+def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
+    """The folder of an unpacked zip whose entries are one folder per student (stepping into
+    lone wrapper folders), or None when the zip is one student's hand-in: its top level holds
+    a file of code, or fewer than two folders that each hold code."""
+    root, notes = unpacked, list[str]()
+    for _ in range(3):
+        inside = entries(root)
+        if len(inside) == 1 and inside[0].is_dir():
+            root = inside[0]
+            continue
+        break
+    inside = entries(root)
+    folders = [p for p in inside if p.is_dir()]
+    if any(p.is_file() and p.suffix.lower() == ".py" for p in inside) or len(folders) < 2:
+        return None, notes
+    if not all(any(f.suffix.lower() in (".py", ".zip") for f in folder.rglob("*"))
+               for folder in folders):
+        return None, notes
+    if root != unpacked:
+        notes.append(f"`{root.name}/` is a wrapper folder around the class: its contents were "
+                     "graded")
+    return root, notes
 
 
 def detect_layout(root: Path) -> Layout:

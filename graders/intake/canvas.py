@@ -3,7 +3,9 @@
 Each file is ``<sortable name>_<user id>_<submission id>_<original name>``, with ``_LATE``
 after the name for late work (``doejane_LATE_12345_67890_pnt.py``). A re-upload of one file
 name is numbered before the extension (``pnt-1.py``, ``pnt-2.py``; varies): the highest number
-is graded under the plain name and the others are named in the report. The user id is the LMS
+is graded under the plain name and the others are named in the report. A submission of several
+files gives each attached file its own number (varies), so numbers alone never make a
+re-submission: only a file name handed in under two numbers does. The user id is the LMS
 id (the gradebook's ``ID`` column). Canvas gives no times, only the late flag: the report
 says so, and ``--times`` gives the time the late rule needs.
 """
@@ -50,10 +52,6 @@ def _found(user: str, files: list[tuple[re.Match[str], Path]], staging: Stage) -
     sortable = first["name"].lower()
     found = Found(id=named(sortable, user), source=Path(), lms_id=user, display_name=sortable)
     submissions = sorted({match["sub"] for match, _ in files}, key=int)
-    if len(submissions) > 1:
-        found.notes.append(f"Canvas holds {len(submissions)} submissions of this student "
-                           f"({', '.join(submissions)}); a later one's files replace an "
-                           "earlier one's of the same name")
     versions: dict[str, list[tuple[tuple[int, int], Path, str]]] = {}
     for match, path in files:
         name, number = _original(match["file"])
@@ -64,9 +62,10 @@ def _found(user: str, files: list[tuple[re.Match[str], Path]], staging: Stage) -
         _, path, newest = uploads[-1]
         chosen[name] = path
         if len(uploads) > 1:
-            older = ", ".join(f"`{upload[2]}`" for upload in uploads[:-1])
-            found.notes.append(f"`{newest}` was graded as `{name}`: it is the newest upload of "
-                               f"that file (not graded: {older})")
+            older = ", ".join(f"`{upload[2]}` ({upload[0][0]})" for upload in uploads[:-1])
+            found.notes.append(f"`{newest}` ({uploads[-1][0][0]}) was graded as `{name}`: "
+                               f"Canvas holds it more than once and this is the newest upload "
+                               f"(not graded: {older})")
         elif newest != name:
             found.notes.append(f"`{newest}` was graded as `{name}` (Canvas numbers a "
                                "re-uploaded file)")

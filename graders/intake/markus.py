@@ -1,4 +1,5 @@
-"""MarkUs: a folder per group, named after the group (for individual work, the user name)."""
+"""MarkUs: a folder per group, named after the group (for individual work, the user name); the
+download as a folder or as its zip."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ GROUP = re.compile(r"group_\d+")
 class MarkUs(Layout):
     name = "markus"
     title = "MarkUs (a folder per group)"
-    example = "group_0001/pnt.py (individual work: doejane1/pnt.py; --layout markus)"
+    example = ("group_0001/pnt.py, as a folder or a zip (individual work: doejane1/pnt.py; "
+               "--layout markus)")
     priority = 60
 
     def detect(self, root: Path) -> bool:

@@ -35,13 +35,16 @@ def settle(
     for a ``--times`` line naming nobody)."""
     if isinstance(times, InstructorTimes):
         times.check_known({f.id for f in found} | {f.lms_id for f in found})
+    given = {id(item): (times or {}).get(item.id) or (times or {}).get(item.lms_id)
+             for item in found}
     settled = Settled(found)
+    _flag_shared_ids(found)
     if roster is not None:
         _apply_roster(roster, settled)
     for item in found:
-        given = (times or {}).get(item.id) or (times or {}).get(item.lms_id)
-        if given is not None:
-            item.submitted_at = given
+        when = given[id(item)]
+        if when is not None:
+            item.submitted_at = when
             item.lms["time_from"] = "--times"
         elif item.submitted_at is not None and item.submitted_at.tzinfo is None:
             _localise(item, zone)
@@ -49,23 +52,81 @@ def settle(
     return settled
 
 
+def _flag_shared_ids(found: list[Found]) -> None:
+    """Two submissions of one export under one LMS id: both kept, both flagged."""
+    by_id: dict[str, list[Found]] = {}
+    for item in found:
+        if item.lms_id and item.lms.get("layout", "plain") != "plain":
+            by_id.setdefault(item.lms_id, []).append(item)
+    for lms_id, items in by_id.items():
+        if len(items) > 1:
+            for item in items:
+                item.notes.append(f"{len(items)} submissions in this export carry the LMS id "
+                                  f"{lms_id}: each was graded; the instructor must say which "
+                                  "one counts before marks go back to the LMS")
+
+
 def _apply_roster(roster: Roster, settled: Settled) -> None:
-    matched: set[str] = set()
+    """Each submission's roster row: by the LMS's ids first, by name only as the fallback.
+    A row two submissions claim (neither, or both, by its id) goes to neither: both are kept
+    and flagged."""
+    claims: dict[str, list[Found]] = {}
+    by_id: dict[str, list[Found]] = {}
+    people = {person.lms_id: person for person in roster.people}
     for item in settled.found:
-        person = roster.match(item)
-        if person is None or person.lms_id in matched:
-            item.notes.append(f"not on the roster ({roster.kind} gradebook)")
+        person = roster.by_id(item)
+        if person is not None:
+            by_id.setdefault(person.lms_id, []).append(item)
+        else:
+            person = _by_name(roster, item)
+        if person is not None:
+            claims.setdefault(person.lms_id, []).append(item)
+    for lms_id, items in claims.items():
+        person = people[lms_id]
+        if len(items) > 1 and len(by_id.get(lms_id, [])) == 1:  # its id beats a name
+            [owner] = by_id[lms_id]
+            for item in items:
+                if item is not owner:
+                    item.notes.append(f"not matched to the roster: its name is that of "
+                                      f"{person.display_name} (line {person.line}), whose id "
+                                      f"is another submission's ({owner.id})")
+            items = [owner]
+        if len(items) > 1:
+            for item in items:
+                item.notes.append(f"{len(items)} submissions match the roster row of "
+                                  f"{person.display_name or lms_id} (line {person.line}): "
+                                  "neither was given it; the instructor must say which is "
+                                  "theirs")
             continue
-        matched.add(person.lms_id)
-        item.display_name = person.display_name or item.display_name
-        item.email = person.email or item.email
-        item.lms.update({k: v for k, v in (("sis_id", person.sis_id),
-                                           ("username", person.username),
-                                           ("roster_id", person.lms_id)) if v})
-        if item.submitted_at is None and person.submitted_at is not None:
-            item.submitted_at = person.submitted_at
-            item.lms["time_from"] = f"{roster.kind} gradebook"
-    settled.missing = [p for p in roster.people if p.lms_id not in matched]
+        _take(items[0], person, roster.kind)
+    settled.missing = [p for p in roster.people if p.lms_id not in claims]
+
+
+def _by_name(roster: Roster, item: Found) -> Person | None:
+    """The one row with ``item``'s name; a note when there is none, or several."""
+    named = roster.by_name(item)
+    if len(named) > 1:
+        item.notes.append(f"not matched to the roster: {len(named)} rows of the {roster.kind} "
+                          f"gradebook have this name (lines "
+                          f"{', '.join(str(p.line) for p in named)})")
+    elif not named:
+        item.notes.append(f"not on the roster ({roster.kind} gradebook)")
+    return named[0] if len(named) == 1 else None
+
+
+def _take(item: Found, person: Person, kind: str) -> None:
+    """``item`` is ``person``'s: the roster's name (shown beside the id), e-mail, ids, time."""
+    if person.display_name:
+        item.id = named(person.display_name, item.lms_id or person.lms_id)
+    item.display_name = person.display_name or item.display_name
+    item.email = person.email or item.email
+    item.lms.update({k: v for k, v in (("sis_id", person.sis_id),
+                                       ("username", person.username),
+                                       ("roster_id", person.lms_id)) if v})
+    item.lms["roster"] = kind
+    if item.submitted_at is None and person.submitted_at is not None:
+        item.submitted_at = person.submitted_at
+        item.lms["time_from"] = f"{kind} gradebook"
 
 
 def _localise(item: Found, zone: tzinfo | None) -> None:

@@ -1,4 +1,5 @@
-"""Today's layout: a folder or a ``.zip`` per student, named after the student."""
+"""Today's layout: a folder or a ``.zip`` per student, named after the student. The class
+itself may be a folder or a zip of those folders (see :func:`graders.intake.ingest`)."""
 
 from __future__ import annotations
 
@@ -16,14 +17,17 @@ def single(source: Path) -> Found:
 
 def folders_and_zips(root: Path, layout: str) -> Intake:
     """Each folder or zip under ``root`` is one submission; loose files are noted. A folder
-    holding files but no sub-folder or zip is itself one submission; nothing at all is no
-    submission (never a student named after the folder)."""
+    holding files of code but no sub-folder or zip is itself one submission; a folder with no
+    Python file is no submission (never a student named after the folder)."""
     inside = entries(root)
     units = [p for p in inside if p.is_dir() or p.suffix.lower() == ".zip"]
     intake = Intake(layout)
     if not units:
-        if any(_real_file(p, root) for p in root.rglob("*")):
+        if any(_real_file(p, root) and p.suffix.lower() == ".py" for p in root.rglob("*")):
             intake.found.append(single(root))
+        elif any(_real_file(p, root) for p in root.rglob("*")):
+            intake.notes.append(f"`{root.name}` holds no Python file: nothing in it could be "
+                                "a submission")
         return intake
     intake.found = [single(unit) for unit in units]
     intake.notes = [stray(p, "folder-or-zip-per-student") for p in inside if p not in units]
@@ -41,7 +45,7 @@ def _real_file(path: Path, root: Path) -> bool:
 class Plain(Layout):
     name = "plain"
     title = "a folder or zip per student"
-    example = "submissions/jdoe/pnt.py (or submissions/jdoe.zip)"
+    example = "submissions/jdoe/pnt.py (or submissions/jdoe.zip; or submissions.zip)"
     priority = 99
 
     def detect(self, root: Path) -> bool:

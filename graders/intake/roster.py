@@ -7,13 +7,16 @@ Canvas's gradebook (``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Se
 ``Username``, ``Last Name``, ``First Name``, ``Email``), Gradescope's roster (``First Name``,
 ``Last Name``, ``SID``, ``Email``), MarkUs's student list (``user_name``, ...), or a plain
 ``id,name,email`` file. A submission is matched to its row by LMS id, user name or SIS id,
-else by the person's name when exactly one row has it (Brightspace downloads carry no id the
-grades export has).
+else by the person's name (Brightspace downloads carry no id the grades export has). Names are
+compared as the set of their words, accents and case folded, so every order real exports use
+matches: ``First Last``, ``Last, First``, ``Last First``, compound surnames (``García López
+María José``, ``Van der Berg Pieter``).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -42,22 +45,32 @@ class Person:
 class Roster:
     kind: str
     people: list[Person] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)  # its grade columns: where marks go back
 
     def match(self, found: Found) -> Person | None:
         """The row of ``found``: by id, user name or SIS id, else by a name only one has."""
-        keys = {found.lms_id, found.lms.get("group", "")} - {""}
-        for person in self.people:
-            if keys & {person.lms_id, person.username, person.sis_id}:
-                return person
-        wanted = {plain_name(found.display_name), plain_name(_swap(found.display_name))}
-        named = [p for p in self.people if plain_name(p.display_name) in wanted]
+        person = self.by_id(found)
+        if person is not None:
+            return person
+        named = self.by_name(found)
         return named[0] if len(named) == 1 else None
 
+    def by_id(self, found: Found) -> Person | None:
+        """The row whose LMS id, user name or SIS id is one of ``found``'s ids."""
+        keys = {found.lms_id, found.lms.get("group", "")} - {""}
+        return next((p for p in self.people
+                     if keys & {p.lms_id, p.username, p.sis_id}), None)
 
-def _swap(name: str) -> str:
-    """``Doe Jane`` -> ``Jane Doe`` (exports write the last name first)."""
-    parts = name.split()
-    return " ".join(parts[1:] + parts[:1]) if len(parts) > 1 else name
+    def by_name(self, found: Found) -> list[Person]:
+        """The rows whose name has the same words as ``found``'s, in any order."""
+        wanted = name_key(found.display_name)
+        return [p for p in self.people if wanted and name_key(p.display_name) == wanted]
+
+
+def name_key(name: str) -> tuple[str, ...]:
+    """The words of a name, accents and case folded, sorted: ``Doe, Jane``, ``Doe Jane`` and
+    ``Jane Doe`` give one key."""
+    return tuple(sorted(re.findall(r"\w+", plain_name(name))))
 
 
 def load_roster(path: Path) -> Roster:
@@ -66,7 +79,12 @@ def load_roster(path: Path) -> Roster:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise GraderError(f"--roster {path}: cannot be read ({exc})") from None
-    rows = list(csv.reader(text.splitlines()))
+    lines = csv.reader(io.StringIO(text, newline=""))
+    try:  # a line break inside a quoted cell stays in its cell, as a spreadsheet reads it
+        rows = list(lines)
+    except csv.Error as exc:
+        raise GraderError(f"--roster {path}, line {lines.line_num}: not a CSV row this harness "
+                          f"reads ({exc})") from None
     if not rows:
         raise GraderError(f"--roster {path}: the file is empty")
     header = [cell.strip() for cell in rows[0]]
@@ -75,12 +93,24 @@ def load_roster(path: Path) -> Roster:
         if people is not None:
             if len({p.lms_id for p in people}) != len(people):
                 raise GraderError(f"--roster {path}: an id appears on two rows")
-            return Roster(kind, people)
+            return Roster(kind, people, grade_columns(kind, header))
     raise GraderError(f"--roster {path}, line 1: not a gradebook this harness reads (header "
                       f"`{','.join(header)[:200]}`); see `grade layouts`")
 
 
 Rows = list[list[str]]
+CANVAS_COLUMN = re.compile(r".+\(\d+\)")  # `<Assignment name> (<assignment id>)`
+BRIGHTSPACE_COLUMN = re.compile(r".+ Points Grade", re.IGNORECASE)
+
+
+def grade_columns(kind: str, header: list[str]) -> list[str]:
+    """The columns of a gradebook header that hold an assignment's marks (an export writes
+    into one of them, never a new one): Canvas's ``<name> (<id>)``, Brightspace's ``<item>
+    Points Grade``, Moodle's ``Grade``."""
+    pattern = {"canvas": CANVAS_COLUMN, "brightspace": BRIGHTSPACE_COLUMN,
+               "moodle": re.compile("Grade")}.get(kind)
+    return [cell for cell in header if pattern and pattern.fullmatch(cell)]
+
 
 
 def _columns(header: list[str], *names: str) -> dict[str, int] | None:
@@ -90,7 +120,8 @@ def _columns(header: list[str], *names: str) -> dict[str, int] | None:
 
 
 def _cell(row: list[str], index: int | None) -> str:
-    return row[index].strip() if index is not None and index < len(row) else ""
+    """A cell, its white space (line breaks inside a quoted cell too) collapsed."""
+    return " ".join(row[index].split()) if index is not None and index < len(row) else ""
 
 
 def _moodle(header: list[str], rows: Rows) -> list[Person] | None:

@@ -4,7 +4,8 @@ them: ``python tests/intake/exports.py OUT``).
 The students: Jane Doe hands in the correct solution (100), Zoë Ölund one with an extra import
 (85), Seán O'Brien one that does not parse (0). Each layout adds its own trouble: Moodle online
 text, flattened files, a stray file and the class zip; Canvas ``_LATE_`` and numbered
-re-uploads; Brightspace dated folders, an older re-submission and ``index.html``; MarkUs group
+re-uploads; Brightspace dated folders named in every order (``Doe Jane``, ``Ölund, Zoë``,
+``Seán O'Brien``), an older re-submission and ``index.html``; MarkUs group
 folders; Gradescope a wrapper folder and its metadata; the plain layout a zip and a folder.
 """
 
@@ -111,16 +112,19 @@ def canvas(root: Path) -> Expected:
         lines.append(f'"{last}, {first}",{s.lms_id},S{s.lms_id},{s.email.split("@")[0]},'
                      "CS 101,")
     _write(roster, "\n".join(lines) + "\n")
-    return Expected({
-        f"{sortable(JANE)} ({JANE.lms_id})": (JANE.lms_id, 100, None),
-        f"{sortable(ZOE)} ({ZOE.lms_id})": (ZOE.lms_id, 85, None),
-        f"{sortable(SEAN)} ({SEAN.lms_id})": (SEAN.lms_id, 0, None),
+    return Expected({  # reported under the roster's name, not Canvas's sortable one
+        f"{JANE.name} ({JANE.lms_id})": (JANE.lms_id, 100, None),
+        f"{ZOE.name} ({ZOE.lms_id})": (ZOE.lms_id, 85, None),
+        f"{SEAN.name} ({SEAN.lms_id})": (SEAN.lms_id, 0, None),
     }, roster)
 
 
 def brightspace(root: Path) -> Expected:
+    # Brightspace writes the name part in every order: "Last First", "Last, First", "First Last"
+    forms = {JANE: last_first(JANE), ZOE: "Ölund, Zoë", SEAN: SEAN.name}
+
     def folder(s: Student, when: str, number: int) -> Path:
-        return root / f"{number}-{s.lms_id} - {last_first(s)}- {when}"
+        return root / f"{number}-{s.lms_id} - {forms[s]}- {when}"
 
     _write(folder(JANE, "Mar 4, 2024 902 AM", 700001) / FILE,
            SAMPLES.joinpath("syntax_error", FILE).read_text())  # older, not graded
@@ -136,10 +140,10 @@ def brightspace(root: Path) -> Expected:
         first, last = s.name.split(" ", 1)
         lines.append(f"#9{s.lms_id},#{s.email.split('@')[0]},{last},{first},{s.email},,#")
     _write(roster, "\n".join(lines) + "\n")
-    return Expected({
-        f"{last_first(JANE)} ({JANE.lms_id})": (JANE.lms_id, 100, "2024-03-05T23:02:00-05:00"),
-        f"{last_first(ZOE)} ({ZOE.lms_id})": (ZOE.lms_id, 85, "2024-03-06T00:15:00-05:00"),
-        f"{last_first(SEAN)} ({SEAN.lms_id})": (SEAN.lms_id, 0, "2024-03-05T20:59:00-05:00"),
+    return Expected({  # reported under the roster's name
+        f"{JANE.name} ({JANE.lms_id})": (JANE.lms_id, 100, "2024-03-05T23:02:00-05:00"),
+        f"{ZOE.name} ({ZOE.lms_id})": (ZOE.lms_id, 85, "2024-03-06T00:15:00-05:00"),
+        f"{SEAN.name} ({SEAN.lms_id})": (SEAN.lms_id, 0, "2024-03-05T20:59:00-05:00"),
     }, roster)
 
 

@@ -24,9 +24,9 @@ HEADERS = {
     "moodle": ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
                "Grade can be changed", "Last modified (submission)", "Last modified (grade)",
                "Feedback comments"],
-    "canvas": ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", PACK.title],
-    "brightspace": ["OrgDefinedId", "Username", f"{PACK.title} Points Grade",
-                    "End-of-Line Indicator"],
+    # the roster's own grade column (exports.py), never a new one
+    "canvas": ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "AltNim (4401)"],
+    "brightspace": ["OrgDefinedId", "Username", "AltNim Points Grade", "End-of-Line Indicator"],
     "markus": ["Group", *CRITERIA, "deductions"],
     "gradescope": ["Name", "SID", "Email", "Total Score", "Max Points"],
 }
@@ -106,9 +106,9 @@ def test_every_cell_is_safe_in_a_spreadsheet(tmp_path):
                "display_name": "+cmd|' /C calc'!A0", "email": "-2+3@example.edu",
                "lms": {"group": "=1+1", "sis_id": "\t=1", "username": "\r=2"}}
     (report / "results.json").write_text(json.dumps([hostile]))
-    for fmt in HEADERS:
+    for fmt in HEADERS:  # no LMS ids here: written only by force
         assert main(["export", "altnim", "--format", fmt, "--report", str(report),
-                     "--out", str(tmp_path / fmt)]) == 0
+                     "--out", str(tmp_path / fmt), "--column", "AltNim (4401)", "--force"]) == 0
         text = (tmp_path / fmt / f"{fmt}-grades.csv").read_text(encoding="utf-8")
         for row in list(csv.reader(io.StringIO(text)))[1:]:
             for cell in row:

@@ -58,7 +58,7 @@ def test_the_roster_adds_a_row_for_each_student_with_no_submission(graded_export
 
 def test_the_roster_gives_names_and_emails(graded_export):
     _, out, _, _ = graded_export("canvas")
-    jane = results_of(out)["doejane (12345)"]
+    jane = results_of(out)["Jane Doe (12345)"]
     assert (jane["display_name"], jane["lms"]["sis_id"]) == ("Jane Doe", "S12345")
 
 
@@ -68,10 +68,10 @@ def test_layout_specific_troubles_are_named_in_the_students_report(graded_export
     assert "the online text was graded as `myAltNimFunctions.py`" in _notes(jane)
     _, out, _, _ = graded_export("canvas")
     results = results_of(out)
-    assert "the newest upload" in _notes(results["doejane (12345)"])
-    assert "LATE" in _notes(results["olundzoe (12346)"])
+    assert "the newest upload" in _notes(results["Jane Doe (12345)"])
+    assert "LATE" in _notes(results["Zoë Ölund (12346)"])
     _, out, _, _ = graded_export("brightspace")
-    assert "older submission" in _notes(results_of(out)["Doe Jane (12345)"])
+    assert "older submission" in _notes(results_of(out)["Jane Doe (12345)"])
 
 
 def _notes(result: dict) -> str:

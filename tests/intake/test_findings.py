@@ -1,0 +1,414 @@
+"""Issue 26's findings, each with an export in that LMS's real naming (shared/specs/lms.md):
+who a submission is, what a class zip holds, and nothing lost on the way back to the LMS.
+
+These tests read exports and write LMS files from results as `grade` writes them; none of
+them grades code (the graded round trip is tests/intake/test_roundtrip.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import zipfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import click
+import pytest
+
+from graders.batch import _due_zone
+from graders.cli import main
+from graders.commands.override import find_student
+from graders.errors import GraderError
+from graders.export import part
+from graders.intake import ingest
+from graders.intake.people import settle
+from graders.intake.roster import load_roster
+from graders.packs import get_pack
+from graders.results import SubmissionResult
+
+NIM = get_pack("game_of_nim")
+CODE = "def play():\n    return 1\n"
+WHEN = "Mar 5, 2024 1102 PM"
+BRIGHTSPACE_HEADER = ("OrgDefinedId,Username,Last Name,First Name,Email,"
+                      "Project 2: Game of Nim Points Grade,End-of-Line Indicator")
+
+
+def _write(path: Path, text: str = CODE) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _brightspace(root: Path, names: dict[str, str], roster: list[tuple[str, str, str]]) -> Path:
+    """A Brightspace download (folder user id -> name part) and its grades export
+    (OrgDefinedId, last, first)."""
+    for number, (user, name) in enumerate(names.items(), start=1):
+        _write(root / "export" / f"{800000 + number}-{user} - {name}- {WHEN}" / "game_of_nim.py")
+    _write(root / "export" / "index.html", "<html></html>")
+    lines = [BRIGHTSPACE_HEADER] + [
+        f"#{org},#{first.split()[0].lower()}{org},{last},{first},{org}@example.edu,,#"
+        for org, last, first in roster]
+    return _write(root / "grades.csv", "\n".join(lines) + "\n")
+
+
+def _settled(root: Path, roster: Path):
+    intake = ingest(root / "export", root / "stage")
+    return intake, settle(NIM, intake.found, roster=load_roster(roster))
+
+
+# 1. Brightspace folders named "Last, First", and compound names in the "Last First" form
+
+
+def test_brightspace_names_in_every_order_find_their_roster_row(tmp_path):
+    roster = _brightspace(tmp_path, {
+        "30187": "Brown, Olivia",                  # Last, First
+        "30188": "García López María José",        # Last First, compound surname
+        "30189": "Van der Berg Pieter",            # Last First, compound surname
+        "30190": "Amara Okafor",                   # First Last
+    }, [("1001", "Brown", "Olivia"), ("1002", "García López", "María José"),
+        ("1003", "Van der Berg", "Pieter"), ("1004", "Okafor", "Amara")])
+    intake, settled = _settled(tmp_path, roster)
+    assert intake.layout == "brightspace"
+    assert settled.missing == []
+    rows = {f.lms_id: (f.lms.get("sis_id"), f.id) for f in settled.found}
+    assert rows == {"30187": ("1001", "Olivia Brown (30187)"),
+                    "30188": ("1002", "María José García López (30188)"),
+                    "30189": ("1003", "Pieter Van der Berg (30189)"),
+                    "30190": ("1004", "Amara Okafor (30190)")}
+    assert not any("roster" in note for f in settled.found for note in f.notes)
+
+
+# 2. A zip of per-student folders is a class
+
+
+def _class_zip(tmp_path: Path, wrapper: str = "") -> Path:
+    folder = tmp_path / "class"
+    for name in ("janedoe", "bobsmith", "carolng"):
+        _write(folder / wrapper / name / "game_of_nim.py")
+    _write(folder / wrapper / "carolng" / "helpers" / "board.py")
+    return Path(shutil.make_archive(str(tmp_path / "submissions"), "zip", folder))
+
+
+@pytest.mark.parametrize("layout", [None, "plain", "markus"])
+def test_a_zip_of_student_folders_is_a_class_in_every_layout_that_takes_folders(tmp_path,
+                                                                                 layout):
+    intake = ingest(_class_zip(tmp_path, "MarkUs download"), tmp_path / "stage", layout)
+    assert intake.layout == (layout or "plain")
+    assert sorted(f.id for f in intake.found) == ["bobsmith", "carolng", "janedoe"]
+    assert any("one folder per student" in note for note in intake.notes)
+
+
+def test_a_students_own_zip_stays_one_submission(tmp_path):
+    folder = tmp_path / "mine"
+    _write(folder / "game_of_nim.py")
+    _write(folder / "helpers" / "board.py")
+    archive = Path(shutil.make_archive(str(tmp_path / "janedoe"), "zip", folder))
+    intake = ingest(archive, tmp_path / "stage")
+    assert [f.id for f in intake.found] == ["janedoe"]
+
+
+# 3. The export writes into the gradebook's existing column
+
+
+def _report(tmp_path: Path, results: list[dict], columns: list[str] | None = None) -> Path:
+    report = tmp_path / "report"
+    report.mkdir(exist_ok=True)
+    (report / "results.json").write_text(json.dumps(results), encoding="utf-8")
+    if columns is not None:
+        (report / "intake.json").write_text(json.dumps({"roster_columns": columns}),
+                                            encoding="utf-8")
+    return report
+
+
+def _result(student: str, total: float, lms_id: str, **lms: str) -> dict:
+    return {"student": student, "assignment": NIM.id, "assignment_title": NIM.title,
+            "status": "graded", "isolation": "bubblewrap", "total": total, "max_total": 100,
+            "lms_id": lms_id, "display_name": student.split(" (")[0], "lms": lms,
+            "criteria": [{"id": c.id, "title": c.title, "points": c.points,
+                          "earned": round(total * c.points / 100, 2), "passed": 0, "total": 0}
+                         for c in NIM.declaration.criteria]}
+
+
+CANVAS_COLUMNS = ["Project 1: Subtraction Game (123455)", "Project 2: Game of Nim (123456)"]
+CANVAS_ROWS = [_result("Olivia Brown (30187)", 90, "30187", layout="canvas",
+                       roster="canvas", roster_id="30187"),
+               _result("Amara Okafor (30190)", 70, "30190", layout="canvas",
+                       roster="canvas", roster_id="30190")]
+
+
+def _export(report: Path, fmt: str, *extra: str) -> tuple[int, list[list[str]]]:
+    out = report.parent / f"out-{fmt}"
+    code = main(["export", NIM.id, "--format", fmt, "--report", str(report), "--out", str(out),
+                 *extra])
+    grades = out / f"{fmt}-grades.csv"
+    rows = list(csv.reader(io.StringIO(grades.read_text(encoding="utf-8")))) \
+        if grades.exists() else []
+    return code, rows
+
+
+def test_canvas_writes_into_the_rosters_column_of_the_assignment(tmp_path):
+    code, rows = _export(_report(tmp_path, CANVAS_ROWS, CANVAS_COLUMNS), "canvas")
+    assert code == 0 and rows[0][-1] == "Project 2: Game of Nim (123456)"
+    assert {row[1]: row[-1] for row in rows[2:]} == {"30187": "90", "30190": "70"}
+
+
+@pytest.mark.parametrize("asked", ["123455", "Project 1: Subtraction Game",
+                                   "Project 1: Subtraction Game (123455)"])
+def test_column_asks_for_a_roster_column_by_id_or_name(tmp_path, asked):
+    code, rows = _export(_report(tmp_path, CANVAS_ROWS, CANVAS_COLUMNS), "canvas",
+                         "--column", asked)
+    assert code == 0 and rows[0][-1] == "Project 1: Subtraction Game (123455)"
+
+
+@pytest.mark.parametrize("columns", [[], ["Project 1 (1)", "Project 3 (3)"],
+                                     ["Game of Nim (1)", "Game of Nim, late (2)"]])
+def test_an_absent_or_ambiguous_column_is_refused_with_the_candidates(tmp_path, capsys,
+                                                                       columns):
+    code, rows = _export(_report(tmp_path, CANVAS_ROWS, columns), "canvas")
+    assert code == 2 and rows == []
+    said = " ".join(capsys.readouterr().err.split())
+    assert "--column" in said and all(f"`{c}`" in said for c in columns)
+
+
+def test_brightspace_writes_the_grade_item_of_the_roster(tmp_path):
+    rows = [_result("Olivia Brown (30187)", 90, "30187", layout="brightspace",
+                    roster="brightspace", roster_id="1001", sis_id="1001", username="obrown")]
+    code, written = _export(_report(tmp_path, rows, ["Project 2: Game of Nim Points Grade"]),
+                            "brightspace")
+    assert code == 0
+    assert written == [["OrgDefinedId", "Username", "Project 2: Game of Nim Points Grade",
+                        "End-of-Line Indicator"], ["#1001", "#obrown", "90", "#"]]
+
+
+# 4. Exports that would lose marks stop with exit 1 and say why; --force writes them
+
+
+def test_brightspace_without_a_roster_is_refused_not_a_header_only_csv(tmp_path, capsys):
+    rows = [_result(f"S{n} ({n})", 80, str(n), layout="brightspace") for n in range(16)]
+    report = _report(tmp_path, rows)
+    code, written = _export(report, "brightspace", "--column", "Project 2")
+    assert code == 1 and written == []
+    assert "16 graded student(s) have no Brightspace" in " ".join(capsys.readouterr().err.split())
+    assert _export(report, "brightspace", "--column", "Project 2", "--force")[0] == 0
+
+
+def test_another_assignments_report_is_a_usage_error(tmp_path, capsys):
+    other = dict(CANVAS_ROWS[0], assignment="stonehenge")
+    code, written = _export(_report(tmp_path, [other], CANVAS_COLUMNS), "canvas")
+    assert code == 2 and written == []
+    assert "holds no result of 'game_of_nim' (it holds stonehenge)" in capsys.readouterr().err
+
+
+def test_canvas_results_exported_as_moodle_are_refused_as_mixed_ids(tmp_path, capsys):
+    code, written = _export(_report(tmp_path, CANVAS_ROWS, CANVAS_COLUMNS), "moodle")
+    assert code == 1 and written == []
+    assert "carry canvas ids" in " ".join(capsys.readouterr().err.split())
+
+
+def test_an_export_of_only_zeros_is_refused_unless_forced(tmp_path, capsys):
+    rows = [dict(r, total=0) for r in CANVAS_ROWS]
+    report = _report(tmp_path, rows, CANVAS_COLUMNS)
+    assert _export(report, "canvas")[0] == 1
+    assert "would be 0 or empty" in " ".join(capsys.readouterr().err.split())
+    code, written = _export(report, "canvas", "--force")
+    assert code == 0 and [row[-1] for row in written[2:]] == ["0", "0"]
+
+
+def test_a_grader_error_never_reaches_the_lms_as_a_mark(tmp_path, capsys):
+    rows = [CANVAS_ROWS[0], dict(CANVAS_ROWS[1], status="grader-error", total=0)]
+    code, written = _export(_report(tmp_path, rows, CANVAS_COLUMNS), "canvas")
+    assert code == 1 and written == []
+    assert "1 student(s) have no final mark" in " ".join(capsys.readouterr().err.split())
+
+
+# 5. A Canvas submission of several files is one submission
+
+
+def _canvas(root: Path, files: list[str]) -> list:
+    for name in files:
+        _write(root / "export" / name)
+    return ingest(root / "export", root / "stage").found
+
+
+def test_canvas_attachments_of_one_submission_are_not_resubmissions(tmp_path):
+    files = [f"brownolivia_30187_{67890 + n}_{name}" for n, name in enumerate(
+        ["stonehenge.py", "game_interface.py", "strategy.py", "ley_line.py", "board.py",
+         "node.py", "memo.py"])]
+    [found] = _canvas(tmp_path, files)
+    assert sorted(p.name for p in found.source.iterdir())[0] == "board.py"
+    assert not any("submission" in note for note in found.notes), found.notes
+
+
+def test_a_file_handed_in_under_two_numbers_is_a_resubmission(tmp_path):
+    [found] = _canvas(tmp_path, ["brownolivia_30187_67890_stonehenge.py",
+                                 "brownolivia_30187_67899_stonehenge.py",
+                                 "brownolivia_30187_67891_strategy.py"])
+    [note] = found.notes
+    assert "`stonehenge.py` (67899) was graded" in note and "(67890)" in note
+
+
+def test_an_intake_note_on_no_file_names_no_empty_file(tmp_path):
+    from graders.report import ReportWriter
+    from graders.results import ViolationRecord
+
+    [result] = _results(CANVAS_ROWS[0])
+    result.violations = [ViolationRecord(rule="intake", title="Intake", file="",
+                                         message="not on the roster (canvas gradebook)")]
+    writer = ReportWriter(tmp_path, NIM)
+    writer.write_student(result)
+    page = writer.student_json(result.student).with_suffix(".html").read_text("utf-8")
+    assert "not on the roster" in page and "<code></code>" not in page
+
+
+# 6. The roster's names reach the TA; an override takes the name or the LMS id
+
+
+def test_the_roster_name_is_the_name_reported(tmp_path):
+    _write(tmp_path / "export" / "brownolivia_30187_67890_game_of_nim.py")
+    roster = _write(tmp_path / "gradebook.csv",
+                    "Student,ID,SIS User ID,SIS Login ID,Section,Project 2: Game of Nim (123456)\n"
+                    "    Points Possible,,,,,100\n\"Brown, Olivia\",30187,S1,obrown,A,\n")
+    _, settled = _settled(tmp_path, roster)
+    assert [f.id for f in settled.found] == ["Olivia Brown (30187)"]
+
+
+def _results(*rows: dict) -> list[SubmissionResult]:
+    return [SubmissionResult.from_dict(row) for row in rows]
+
+
+def test_override_finds_a_student_by_name_lms_id_or_id():
+    results = _results(*CANVAS_ROWS)
+    from graders.submissions import slugify
+
+    for asked in ("Olivia Brown (30187)", "30187", "Olivia Brown", "brown, olivia",
+                  slugify("Olivia Brown (30187)")):
+        assert find_student(results, asked).student == "Olivia Brown (30187)"
+
+
+def test_override_refuses_an_ambiguous_name():
+    results = _results(_result("Jane Doe (1)", 50, "1"), _result("Jane Doe (2)", 60, "2"))
+    for row, name in zip(results, ("Jane Doe", "Jane Doe"), strict=True):
+        row.display_name = name
+    with pytest.raises(click.UsageError, match="names 2 students"):
+        find_student(results, "Jane Doe")
+
+
+# 7. Zone-less export times are read in the course's zone
+
+
+def test_the_course_timezone_reads_zone_less_times(tmp_path):
+    course = NIM.declaration.model_copy(update={"course": NIM.declaration.course.model_copy(
+        update={"timezone": "America/Toronto"})})
+    pack = SimpleNamespace(declaration=course)
+    zone = _due_zone(SimpleNamespace(pack=pack, due=None))
+    roster = _brightspace(tmp_path, {"30187": "Brown Olivia"}, [("1001", "Brown", "Olivia")])
+    intake = ingest(tmp_path / "export", tmp_path / "stage")
+    settled = settle(NIM, intake.found, roster=load_roster(roster), zone=zone)
+    [found] = settled.found
+    assert found.submitted_at is not None and found.submitted_at.utcoffset() is not None
+    assert not any("no zone" in note for note in found.notes)
+
+
+def test_an_unknown_course_timezone_is_a_declaration_error():
+    from pydantic import ValidationError
+
+    from graders.declaration import CourseSpec
+
+    with pytest.raises(ValidationError, match="unknown time zone"):
+        CourseSpec(timezone="Mars/Olympus")
+
+
+# 8. One student, one key: no two submissions share a row, a member or an id
+
+
+def test_two_folders_with_one_name_do_not_take_one_roster_row(tmp_path):
+    roster = _brightspace(tmp_path, {"30187": "Doe Jane", "30188": "Doe, Jane"},
+                          [("1001", "Doe", "Jane")])
+    _, settled = _settled(tmp_path, roster)
+    assert settled.missing == []  # Jane is not "no submission": two claim her row
+    for found in settled.found:
+        assert "roster_id" not in found.lms
+        assert any("2 submissions match the roster row of Jane Doe" in n for n in found.notes)
+
+
+def test_the_roster_id_beats_a_namesake(tmp_path):
+    roster = _brightspace(tmp_path, {"1001": "Doe Jane", "30188": "Doe, Jane"},
+                          [("1001", "Doe", "Jane")])
+    _, settled = _settled(tmp_path, roster)
+    owner, namesake = sorted(settled.found, key=lambda f: f.lms_id)
+    assert (owner.lms["roster_id"], "roster_id" in namesake.lms) == ("1001", False)
+    assert any("whose id is another submission's" in note for note in namesake.notes)
+
+
+def test_two_jane_does_cannot_be_exported_under_one_roster_id(tmp_path, capsys):
+    rows = [_result("Jane Doe (30187)", 0, "30187", layout="brightspace"),
+            _result("Jane Doe (30188)", 90, "30188", layout="brightspace")]
+    code, _ = _export(_report(tmp_path, rows, ["Project 2: Game of Nim Points Grade"]),
+                      "brightspace")
+    assert code == 1 and "2 graded student(s)" in " ".join(capsys.readouterr().err.split())
+
+
+def test_feedback_members_are_one_per_student(tmp_path):
+    assert len({part("bob"), part("bob "), part(" bob"), part("carol_x"),
+                 part("carol:x"), part("carol~3ax")}) == 6
+    rows = [_result("bob", 90, "bob", layout="plain"), _result("bob ", 0, "bob ", layout="plain")]
+    code, _ = _export(_report(tmp_path, rows), "markus")
+    assert code == 0
+    members = zipfile.ZipFile(tmp_path / "out-markus" / "markus-feedback.zip").namelist()
+    assert sorted(members) == ["bob/feedback.html", "bob~20/feedback.html"]
+
+
+def test_two_gradescope_submissions_with_one_sid_are_flagged_and_not_both_exported(tmp_path,
+                                                                                 capsys):
+    meta = []
+    for number in (1, 2):
+        _write(tmp_path / "export" / f"submission_{number}" / "game_of_nim.py")
+        meta += [f"submission_{number}:", "  :submitters:", "  - :name: Jane Doe",
+                 "    :sid: '1001'", "    :email: jane@example.edu",
+                 "  :created_at: 2024-03-05 22:10:33 -0500"]
+    _write(tmp_path / "export" / "submission_metadata.yml", "\n".join(meta) + "\n")
+    intake = ingest(tmp_path / "export", tmp_path / "stage")
+    settled = settle(NIM, intake.found)
+    assert all(any("2 submissions" in n and "1001" in n for n in f.notes) for f in settled.found)
+    rows = [_result("Jane Doe (1001)", 90, "1001", layout="gradescope"),
+            _result("Jane Doe (1001) (2)", 40, "1001", layout="gradescope")]
+    code, _ = _export(_report(tmp_path, rows), "gradescope")
+    assert code == 1 and "is on 2 rows" in " ".join(capsys.readouterr().err.split())
+
+
+def test_a_line_break_inside_a_roster_cell_makes_no_phantom_student(tmp_path):
+    # a line separator the CSV does not treat as one, and a carriage return in a quoted cell
+    roster = _write(tmp_path / "roster.csv",
+                    "id,name,email\n1001,Jane\u2028Doe,jane@example.edu\n"
+                    "1002,\"Amara\rOkafor\",amara@example.edu\n")
+    people = load_roster(roster).people
+    assert [(p.lms_id, p.display_name) for p in people] == [("1001", "Jane Doe"),
+                                                            ("1002", "Amara Okafor")]
+
+
+def test_a_huge_roster_cell_is_a_clear_error_not_a_traceback(tmp_path):
+    roster = _write(tmp_path / "gradebook.csv",
+                    f"id,name,email\n1,\"{'x' * 200_000}\",a@example.edu\n")
+    with pytest.raises(GraderError, match="line 2"):
+        load_roster(roster)
+
+
+# 9. Empty input is a usage error
+
+
+def test_an_empty_zip_is_a_usage_error(tmp_path, capsys):
+    archive = tmp_path / "empty.zip"
+    zipfile.ZipFile(archive, "w").close()
+    assert main([str(archive), "-a", NIM.id, "--out", str(tmp_path / "r")]) == 2
+    assert "no submissions found" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_folder_without_python_is_a_usage_error(tmp_path, capsys):
+    _write(tmp_path / "hand-in" / "notes.txt", "my notes")
+    assert main([str(tmp_path / "hand-in"), "-a", NIM.id, "--out", str(tmp_path / "r")]) == 2
+    assert "holds no Python file" in " ".join(capsys.readouterr().err.split())
+    assert not (tmp_path / "r").exists()

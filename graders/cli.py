@@ -22,7 +22,6 @@ from graders.errors import GraderError
 from graders.golden import stale_golden, write_golden
 from graders.intake import Intake, ingest, layouts
 from graders.intake.roster import load_roster
-from graders.kit.collect import collect
 from graders.packs import Pack, discover_packs, get_pack, project_root
 from graders.rules import registry
 from graders.rules.base import messages_for
@@ -31,7 +30,7 @@ from graders.sandbox.isolation import detect_isolation
 from graders.submissions import detect_assignment, find_submissions
 from graders.times import load_times
 from graders.tools import setup_tools
-from graders.verdict import is_notice, problems, public_points
+from graders.verdict import is_notice, problems
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -182,7 +181,7 @@ def check_command(path: Path, assignment: str | None) -> None:
         )
     result = outcome.results[0]
     notices = [v for v in result.violations if is_notice(pack, v)]
-    console.precheck_report(result, notices, public_points(result.tests, collect(pack).shares))
+    console.precheck_report(result, notices)
     if not outcome.ok:
         console.console.print(
             "[red]The checker itself failed (not your fault):[/] "

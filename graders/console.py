@@ -88,10 +88,11 @@ def _row(r: SubmissionResult) -> list[str]:
     ]
 
 
-def precheck_report(result: SubmissionResult, notices: list[ViolationRecord],
-                    public_points: str) -> None:
-    """The student's verdict: every public test and rule, what the public tests earned, and
-    what to fix; a 0-point notice (``notices``) is shown as a NOTE and fails nothing."""
+def precheck_report(result: SubmissionResult, notices: list[ViolationRecord]) -> None:
+    """The student's verdict: every public test and rule, and what to fix; a 0-point notice
+    (``notices``) is shown as a NOTE and fails nothing. (The kit's pre-check also prints the
+    public part's points, which it reads from its manifest: a checkout could only count the
+    hidden cases by reading hidden tests.)"""
     out.print(
         f"[bold]{result.assignment_title}[/]: pre-check of {result.student} "
         f"(public tests and rule checks only)"
@@ -111,7 +112,6 @@ def precheck_report(result: SubmissionResult, notices: list[ViolationRecord],
         out.print(f"       {v.message}", markup=False)
         if v.fix:
             out.print(f"       fix: {v.fix}", markup=False)
-    out.print(public_points, markup=False)
     failed = [t for t in result.tests if t.outcome != "passed"]
     problems = [v for v in result.violations if v not in notices]
     if not failed and not problems:

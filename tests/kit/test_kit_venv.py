@@ -1,7 +1,7 @@
 """Done-when of issue 14, per pack: the kit, unzipped into an empty folder and run in a fresh
 virtual environment holding only its requirements.txt, passes the reference, and gives each
 sample submission the instructor's verdict and messages on the public part, within 60 s; a
-0-point notice is a NOTE that fails nothing, and the public part's points are printed
+0-point notice is a NOTE that fails nothing, and the kit prints the public part's points
 (issue 30)."""
 
 from __future__ import annotations

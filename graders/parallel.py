@@ -39,6 +39,7 @@ from graders.plugin import GradingPlugin, GradingState
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Isolation, Sandbox
 from graders.submissions import Submission, materialize, prepare, student_id
+from graders.tools import environment_mount
 
 SHARE_SIZE = 10  # students per pytest session: what a stopped run can lose, per worker
 STOP_SECONDS = 10.0
@@ -64,7 +65,7 @@ def grade_share(
     """Grade ``sources`` (prepared submissions, or folders/zips to prepare here) and return one
     result per source, in order. Never raises for a student's problem."""
     pack = get_pack(pack_id, options.root)
-    sandbox = Sandbox(options.isolation)
+    sandbox = Sandbox(options.isolation, environment_mount(pack))
     work_root = Path(tempfile.mkdtemp(prefix="grade-share-"))
     work_root.chmod(0o755)
     try:

@@ -215,8 +215,9 @@ def golden_command(assignments: tuple[str, ...], only_check: bool) -> None:
 @click.argument("assignments", nargs=-1)
 @click.option("--force", is_flag=True, help="Rebuild environments that are ready too.")
 def setup_command(assignments: tuple[str, ...], force: bool) -> None:
-    """Install the tools the packs run on submissions (e.g. python_ta), each in its own
-    environment under .tools/ (all assignments by default)."""
+    """Install the tools the packs run on submissions (e.g. python_ta) and each pack's
+    [environment] for student code (env_<id>), each in its own environment under .tools/
+    (all assignments by default)."""
     packs = [get_pack(a) for a in assignments] or list(discover_packs().values())
     for tool, done in setup_tools(packs, force):
         pins = ", ".join(tool.spec.requirements)

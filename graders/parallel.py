@@ -32,6 +32,7 @@ import pytest
 
 from graders import fixtures
 from graders.checks import run_rules, title_of
+from graders.environment import module_notes
 from graders.errors import GraderError
 from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
 from graders.packs import PACKS_DIR, Pack, get_pack
@@ -218,6 +219,8 @@ def mark(
     violations: list[ViolationRecord], errors: list[str], options: GradeOptions,
 ) -> SubmissionResult:
     """The student's result from their outcomes and violations (raises on a marking bug)."""
+    notes, missing = module_notes(pack, submission, tests, violations)
+    violations, errors = [*violations, *notes], [*errors, *missing]
     marks, problems = mark_criteria(pack, tests, violations, public_only=options.public_only)
     deductions = deductions_for(violations)
     late = late_deduction(pack, submission.submitted_at, options.due, total_of(marks, deductions))

@@ -27,7 +27,13 @@ from graders.sandbox import Limits, Sandbox
 from graders.sandbox.isolation import Isolation, sandbox_python
 from graders.selfcheck import declaration_problems
 from graders.submissions import Submission
-from graders.tools import STAMP, environment_mount, environment_of, tools_of
+from graders.tools import (
+    STAMP,
+    environment_mount,
+    environment_of,
+    tools_of,
+    unready_tools,
+)
 
 PNT = get_pack("pnt")
 TIPPY = get_pack("tippy")
@@ -92,6 +98,8 @@ def test_the_environment_is_a_tool_of_its_pack(tmp_path, monkeypatch):
     assert course.spec.requirements == ["pep8==1.7.1"]
     assert "grade setup tippy" in (course.problem() or "")
     assert environment_mount(TIPPY) is None  # not built: the pre-check goes on without it
+    assert unready_tools(TIPPY) == [course.problem()]  # and grading refuses to start
+    assert "the course's environment (pep8==1.7.1)" in (course.problem() or "")
     course.home.mkdir()
     stamp = {"requirements": course.spec.requirements, "python": sandbox_python()}
     (course.home / STAMP).write_text(json.dumps(stamp))

@@ -108,8 +108,10 @@ def own_modules(pack: Pack, submission: Submission) -> set[str]:
 
 
 def environment_modules(tool: Tool) -> set[str]:
-    """Top-level modules an environment's site-packages holds (empty when not built)."""
-    names: set[str] = set()
+    """Top-level modules an environment provides: what its site-packages holds, and the
+    names of its requirements (``pep8==1.7.1`` is ``pep8``) even before it is built."""
+    names = {re.split(r"[=\[]", line)[0].strip().lower().replace("-", "_")
+             for line in tool.spec.requirements}
     for site in tool.home.glob("lib/python3*/site-packages"):
         for entry in site.iterdir():
             if entry.suffix in (".dist-info", ".pth") or entry.name.startswith("__"):

@@ -264,3 +264,12 @@ def test_a_required_file_not_handed_in_is_no_environment_matter(tmp_path):
     work = submission(tmp_path, {"helper.py": ""})
     tests = [failed("test_a", "game_of_nim"), failed("test_b", "games")]
     assert module_notes(NIM, work, tests, []) == ([], [])
+
+
+def test_a_declared_package_missing_from_an_unbuilt_environment_is_a_grader_error(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("GRADER_TOOLS_DIR", str(tmp_path / "tools"))  # nothing built there
+    work = submission(tmp_path, {"tippy_move.py": "import pep8\n"})
+    notes, [error] = module_notes(TIPPY, work, [failed("test_move_x", "pep8")], [])
+    assert notes == [] and "grade setup --force tippy" in error

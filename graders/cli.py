@@ -252,8 +252,8 @@ def explain_command(assignment: str | None) -> None:
 
 
 def describe_pack(pack: Pack) -> list[str]:
-    """The pack's criteria (id, points, title) and rules (name, deduction), each with the
-    handout sentence it enforces."""
+    """The pack's criteria (id, points, title), rules (name, deduction) and [environment],
+    each with the handout sentence it enforces."""
     declaration = pack.declaration
     lines = [f"{pack.id}: {pack.title} ({declaration.max_points:g} points)", "criteria:"]
     for criterion in declaration.criteria:
@@ -267,6 +267,12 @@ def describe_pack(pack: Pack) -> list[str]:
             f"  {rule.name} (-{rule.deduction:g} points): {title_of(rule.name)}",
             f"      handout: {_handout(rule)}",
         ]
+    environment = declaration.environment
+    if environment.requirements:
+        lines += [f"environment (student code may import; `grade setup {pack.id}` builds it):",
+                  *(f"  course: {line}" for line in environment.course),
+                  *(f"  package: {line}" for line in environment.packages),
+                  f"      handout: {_handout(environment)}"]
     return lines
 
 

@@ -273,3 +273,9 @@ def test_a_declared_package_missing_from_an_unbuilt_environment_is_a_grader_erro
     work = submission(tmp_path, {"tippy_move.py": "import pep8\n"})
     notes, [error] = module_notes(TIPPY, work, [failed("test_move_x", "pep8")], [])
     assert notes == [] and "grade setup --force tippy" in error
+
+
+def test_grade_explain_id_shows_the_environment_with_its_sentence(capsys):
+    assert main(["explain", "tippy"]) == 0
+    said = capsys.readouterr().out
+    assert "  course: pep8==1.7.1" in said and "Save pep8.py in the same directory" in said

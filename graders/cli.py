@@ -214,8 +214,9 @@ def golden_command(assignments: tuple[str, ...], only_check: bool) -> None:
 @click.argument("assignments", nargs=-1)
 @click.option("--force", is_flag=True, help="Rebuild environments that are ready too.")
 def setup_command(assignments: tuple[str, ...], force: bool) -> None:
-    """Install the tools the packs run on submissions (e.g. python_ta), each in its own
-    environment under .tools/ (all assignments by default)."""
+    """Install the tools the packs run on submissions (e.g. python_ta) and each pack's
+    [environment] for student code (env_<id>), each in its own environment under .tools/
+    (all assignments by default)."""
     packs = [get_pack(a) for a in assignments] or list(discover_packs().values())
     for tool, done in setup_tools(packs, force):
         pins = ", ".join(tool.spec.requirements)
@@ -250,8 +251,8 @@ def explain_command(assignment: str | None) -> None:
 
 
 def describe_pack(pack: Pack) -> list[str]:
-    """The pack's criteria (id, points, title) and rules (name, deduction), each with the
-    handout sentence it enforces."""
+    """The pack's criteria (id, points, title), rules (name, deduction) and [environment],
+    each with the handout sentence it enforces."""
     declaration = pack.declaration
     lines = [f"{pack.id}: {pack.title} ({declaration.max_points:g} points)", "criteria:"]
     for criterion in declaration.criteria:
@@ -265,6 +266,12 @@ def describe_pack(pack: Pack) -> list[str]:
             f"  {rule.name} (-{rule.deduction:g} points): {title_of(rule.name)}",
             f"      handout: {_handout(rule)}",
         ]
+    environment = declaration.environment
+    if environment.requirements:
+        lines += [f"environment (student code may import; `grade setup {pack.id}` builds it):",
+                  *(f"  course: {line}" for line in environment.course),
+                  *(f"  package: {line}" for line in environment.packages),
+                  f"      handout: {_handout(environment)}"]
     return lines
 
 

@@ -6,6 +6,7 @@ problem into a :class:`DeclarationError` naming the file, the key and the bad va
 
 from __future__ import annotations
 
+import re
 import tomllib
 import typing
 from datetime import datetime
@@ -181,6 +182,45 @@ class ToolSpec(Strict):
     memory_mb: int = Field(2048, ge=64, le=16384, description="Address-space limit of a run.")
 
 
+PINNED = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?==[A-Za-z0-9.+!_-]+$")
+ENVIRONMENT_PREFIX = "env_"  # the environment's tool name is env_<id>; no [[tools]] may take it
+
+
+class EnvironmentSpec(Strict):
+    course: list[str] = Field(
+        default_factory=list,
+        description="Modules the course gave students to keep beside their files, as pinned "
+        "pip lines of the package that is that module (tippy's pep8.py: `pep8==1.7.1`). "
+        "Student code imports them as the handout says; a file of the same name handed in "
+        "wins.",
+    )
+    packages: list[str] = Field(
+        default_factory=list,
+        description="Public packages student code may import, pinned pip lines "
+        "(`sympy==1.14.0`; pin their dependencies too). With `course`, `grade setup` builds "
+        "them once per pack into .tools/env_<id>, which the sandbox mounts read-only as the "
+        "interpreter of student code; the kit's requirements.txt lists them.",
+    )
+    handout: str = Field(
+        "",
+        description="The handout sentence that has students import these (or `instructor's "
+        "choice: <reason>`).",
+    )
+
+    @field_validator("course", "packages")
+    @classmethod
+    def _pinned(cls, lines: list[str]) -> list[str]:
+        loose = [line for line in lines if not PINNED.match(line.strip())]
+        if loose:
+            raise ValueError(f"pin each package exactly (`name==version`), got {loose}")
+        return [line.strip() for line in lines]
+
+    @property
+    def requirements(self) -> list[str]:
+        """Every pip line of the environment: the course's modules, then the packages."""
+        return [*self.course, *self.packages]
+
+
 class PenaltiesSpec(Strict):
     wrong_file_name: float = Field(
         0.0, ge=0, description="Points off when a file was found under a wrong name."
@@ -268,6 +308,11 @@ class Declaration(Strict):
         description="Third-party Python tools (python_ta, ...) the pack's tests run on "
         "submissions in the sandbox, each in an environment of its own.",
     )
+    environment: EnvironmentSpec = Field(
+        default_factory=EnvironmentSpec,
+        description="What student code may import beyond the standard library and its own "
+        "files: the course's modules and the allowed public packages.",
+    )
     criteria: list[CriterionSpec] = Field(
         min_length=1, description="What the marks are for; the points add up to the total."
     )
@@ -289,6 +334,9 @@ class Declaration(Strict):
         names = [tool.name for tool in self.tools]
         if len(names) != len(set(names)):
             raise ValueError(f"tool names must be unique, got {names}")
+        if any(name.startswith(ENVIRONMENT_PREFIX) for name in names):
+            raise ValueError(f"tool names starting with {ENVIRONMENT_PREFIX!r} are the "
+                             f"[environment]'s, got {names}")
         golden = [spec.name for spec in self.golden]
         if len(golden) != len(set(golden)):
             raise ValueError(f"golden file names must be unique, got {golden}")

@@ -20,6 +20,7 @@ from graders.errors import GraderError
 from graders.packs import Pack
 from graders.results import write_atomic
 from graders.sandbox import Sandbox
+from graders.tools import environment_mount
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def golden_path(pack: Pack, golden: GoldenFile) -> Path:
 def render_golden(pack: Pack, sandbox: Sandbox | None = None) -> dict[Path, str]:
     """Run the reference and return ``{path: text}`` for every golden file of the pack."""
     own = sandbox is None
-    sandbox = sandbox or Sandbox()
+    sandbox = sandbox or Sandbox(environment=environment_mount(pack))
     try:
         with tempfile.TemporaryDirectory(prefix="golden-") as temp:
             workspace = pack.build_reference_workspace(Path(temp) / "reference")

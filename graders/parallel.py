@@ -32,6 +32,7 @@ import pytest
 
 from graders import fixtures
 from graders.checks import run_rules, title_of
+from graders.environment import module_notes
 from graders.errors import GraderError
 from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
 from graders.packs import PACKS_DIR, Pack, get_pack
@@ -39,6 +40,7 @@ from graders.plugin import GradingPlugin, GradingState
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Isolation, Sandbox
 from graders.submissions import Submission, materialize, prepare, student_id
+from graders.tools import environment_mount
 
 SHARE_SIZE = 10  # students per pytest session: what a stopped run can lose, per worker
 STOP_SECONDS = 10.0
@@ -64,7 +66,7 @@ def grade_share(
     """Grade ``sources`` (prepared submissions, or folders/zips to prepare here) and return one
     result per source, in order. Never raises for a student's problem."""
     pack = get_pack(pack_id, options.root)
-    sandbox = Sandbox(options.isolation)
+    sandbox = Sandbox(options.isolation, environment_mount(pack))
     work_root = Path(tempfile.mkdtemp(prefix="grade-share-"))
     work_root.chmod(0o755)
     try:
@@ -217,6 +219,8 @@ def mark(
     violations: list[ViolationRecord], errors: list[str], options: GradeOptions,
 ) -> SubmissionResult:
     """The student's result from their outcomes and violations (raises on a marking bug)."""
+    notes, missing = module_notes(pack, submission, tests, violations)
+    violations, errors = [*violations, *notes], [*errors, *missing]
     marks, problems = mark_criteria(pack, tests, violations, public_only=options.public_only)
     deductions = deductions_for(violations)
     late = late_deduction(pack, submission.submitted_at, options.due, total_of(marks, deductions))

@@ -61,7 +61,8 @@ DO_NOTHING = "do_nothing"
 
 def declaration_problems(pack: Pack) -> list[str]:
     """What a pack lacks before anything is graded: enough samples, a ``do_nothing`` sample
-    (no vacuous credit), a handout citation on every criterion and rule, and the one layout
+    (no vacuous credit), a handout citation on every criterion and rule (and on the
+    ``[environment]``), and the one layout
     (:func:`layout_problems`)."""
     names = {student_id(path) for path in sample_sources(pack)}
     wanted = FEWER_SAMPLES.get(pack.id, MINIMUM_SAMPLES)
@@ -73,6 +74,9 @@ def declaration_problems(pack: Pack) -> list[str]:
     declaration = pack.declaration
     uncited = [f"criterion {c.id}" for c in declaration.criteria if not c.handout.strip()]
     uncited += [f"rule {r.name}" for r in declaration.rules if not r.handout.strip()]
+    environment = declaration.environment
+    if environment.requirements and not environment.handout.strip():
+        uncited.append("[environment]")
     problems += [f"{what}: no `handout = \"<the sentence it enforces>\"`" for what in uncited]
     return problems + layout_problems(pack)
 

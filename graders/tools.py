@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from graders.declaration import ToolSpec
+from graders.declaration import ENVIRONMENT_PREFIX, ToolSpec
 from graders.errors import GraderError
 from graders.packs import Pack, project_root
 from graders.sandbox.isolation import HARNESS_ROOT, TOOLS_ROOT, Limits, sandbox_python
@@ -50,6 +50,13 @@ class Tool:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @property
+    def what(self) -> str:
+        """How messages name it: ``the tool python_ta``, or the pack's ``[environment]``."""
+        if self.name.startswith(ENVIRONMENT_PREFIX):
+            return f"the course's environment ({', '.join(self.spec.requirements)})"
+        return f"the tool {self.name}"
 
     @property
     def python(self) -> str:
@@ -83,15 +90,15 @@ class Tool:
         stamp = self.stamp()
         fix = f"run `grade setup {self.pack_id}`"
         if stamp is None:
-            return f"{self.pack_id} needs the tool {self.name}, which is not installed: {fix}"
+            return f"{self.pack_id} needs {self.what}, which is not installed: {fix}"
         if stamp.get("requirements") != self.spec.requirements:
             return (
-                f"the tool {self.name} in {self.home} was installed for "
+                f"{self.what} in {self.home} was installed for "
                 f"{stamp.get('requirements')}, but {self.pack_id} asks for "
                 f"{self.spec.requirements}: {fix}"
             )
         if stamp.get("python") != sandbox_python():
-            return f"the tool {self.name} was built for another interpreter: {fix}"
+            return f"{self.what} was built for another interpreter: {fix}"
         return None
 
     def versions(self) -> dict[str, str]:
@@ -125,8 +132,30 @@ class Tool:
 
 
 def tools_of(pack: Pack) -> list[Tool]:
-    """The tools ``pack`` declares, with where each one's environment lives."""
-    return [Tool(spec, pack.id, tools_dir() / spec.name) for spec in pack.declaration.tools]
+    """The tools ``pack`` declares, with where each one's environment lives, and the pack's
+    ``[environment]`` (the course's environment for student code) as one more."""
+    tools = [Tool(spec, pack.id, tools_dir() / spec.name) for spec in pack.declaration.tools]
+    course = environment_of(pack)
+    return tools if course is None else [*tools, course]
+
+
+def environment_of(pack: Pack) -> Tool | None:
+    """The pack's ``[environment]`` as a tool named ``env_<id>`` (built, stamped and mounted
+    as every tool is), or None when the pack declares nothing to import."""
+    requirements = pack.declaration.environment.requirements
+    if not requirements:
+        return None
+    name = f"{ENVIRONMENT_PREFIX}{pack.id}"
+    return Tool(ToolSpec(name=name, requirements=requirements), pack.id, tools_dir() / name)
+
+
+def environment_mount(pack: Pack) -> tuple[str, Path] | None:
+    """``(name, folder)`` of the pack's course environment for :class:`Sandbox`, when it is
+    declared and ready (grading refuses to start otherwise; the pre-check goes on without)."""
+    course = environment_of(pack)
+    if course is None or course.problem() is not None:
+        return None
+    return course.name, course.home
 
 
 def tool_of(pack: Pack, name: str) -> Tool:

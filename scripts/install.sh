@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Install everything grading needs on a Debian/Ubuntu machine: bubblewrap (the sandbox),
-# python3-venv (the pack tools' environments), the harness in .venv, and the packs' tools
+# python3-venv (the pack tools' environments), python3-tk (tkinter: the standard library is
+# whole in the sandbox), the harness in .venv, and the packs' tools and environments
 # (`grade setup`: python_ta for stonehenge). Safe to run again. Chromium is only for the
 # harness's own browser tests: pass --with-browser to install it too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(bubblewrap python3 python3-venv)
+packages=(bubblewrap python3 python3-venv python3-tk)
 if [ "${1:-}" = "--with-browser" ]; then
   packages+=(chromium)
 fi

@@ -26,7 +26,7 @@ SETUP = """#!/usr/bin/env bash
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
-apt-get install -y python3 python3-venv python3-pip
+apt-get install -y python3 python3-venv python3-pip python3-tk
 apt-get install -y bubblewrap || echo "no bubblewrap: the container is the isolation"
 python3 -m venv /autograder/venv
 /autograder/venv/bin/pip install --no-cache-dir /autograder/source

@@ -39,13 +39,16 @@ testpaths = {tests}
 
 
 def requirements(pack: Pack) -> list[str]:
-    """Public packages, pinned as the instructor's run has them; never the harness."""
+    """Public packages, pinned as the instructor's run has them (the pack's tools and its
+    ``[environment]`` too); never the harness."""
     names = list(BASE_PACKAGES)
     if any(rule.name == "pep8" for rule in pack.declaration.rules):
         names.append("pycodestyle")
     pins = [f"{name}=={metadata.version(name)}" for name in names]
     for tool in pack.declaration.tools:
         pins += [r for r in tool.requirements if r.split("==")[0] not in names]
+    # what student code may import, as the instructor's sandbox has it ([environment])
+    pins += [r for r in pack.declaration.environment.requirements if r not in pins]
     return pins
 
 

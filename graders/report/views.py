@@ -13,6 +13,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from graders.environment import blamed_modules, missing_module
 from graders.marking import feeds
 from graders.packs import Pack
 from graders.report import source
@@ -149,8 +150,12 @@ def by_test_name(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def faults(result: SubmissionResult) -> list[dict[str, Any]]:
     """Test functions with at least one failed case (the student's faults; grader errors are
-    not), grouped as :func:`by_test_name` does, with ``failed`` (the failed items only)."""
-    items = [{"anchor": anchor_of_test(i), "test": test} for i, test in enumerate(result.tests, 1)]
+    not), grouped as :func:`by_test_name` does, with ``failed`` (the failed items only).
+    Cases that failed only because a module could not be imported are left out: the
+    ``missing-module`` note names them, once (:mod:`graders.environment`)."""
+    blamed = blamed_modules(result)  # one note stands for every test such a module failed
+    items = [{"anchor": anchor_of_test(i), "test": test} for i, test in enumerate(result.tests, 1)
+             if not blamed or missing_module(test) not in blamed]
     groups = by_test_name(items)
     for group in groups:
         group["failed"] = [item for item in group["faults"] if item["test"].outcome == "failed"]

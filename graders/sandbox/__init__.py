@@ -17,6 +17,7 @@ from pathlib import Path
 
 from graders.sandbox.cgroups import MemoryCgroups
 from graders.sandbox.isolation import (
+    TOOLS_ROOT,
     Isolation,
     Launch,
     Limits,
@@ -77,8 +78,13 @@ class RunResult:
 class Sandbox:
     """Runs untrusted code under one isolation level."""
 
-    def __init__(self, isolation: Isolation | None = None) -> None:
+    def __init__(
+        self, isolation: Isolation | None = None, environment: tuple[str, Path] | None = None
+    ) -> None:
         self.isolation = isolation or detect_isolation()
+        # The course's environment (tool name, folder): mounted read-only at /tools/<name> in
+        # every sandbox, its interpreter the one `python3` names, so its packages import.
+        self.environment = environment
         self.memory = MemoryCgroups(self.isolation is not Isolation.BUBBLEWRAP_USERNS)
         self._uids = UidPool(on_release=self.memory.discard)
         self._janitor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scratch-janitor")
@@ -158,6 +164,11 @@ class Sandbox:
         extra_fds: Sequence[int] = (),
         tools: Mapping[str, Path] | None = None,
     ) -> Launch:
+        python = None
+        if self.environment is not None:
+            name, home = self.environment
+            tools = {**(tools or {}), name: home}
+            python = f"{TOOLS_ROOT}/{name}/bin/python"
         return build_launch(
             command,
             workdir,
@@ -168,6 +179,7 @@ class Sandbox:
             extra_fds=extra_fds,
             tools=tools,
             cgroup=self.memory.cap(uid, limits.memory_mb),
+            python=python,
         )
 
     def worker(self, workspace: Path, driver: Path, limits: Limits, label: str) -> Worker:

@@ -255,15 +255,19 @@ def build_launch(
     extra_fds: Sequence[int] = (),
     tools: Mapping[str, Path] | None = None,
     cgroup: Path | None = None,
+    python: str | None = None,
 ) -> Launch:
     """Wrap ``command`` (paths inside the sandbox) for the chosen isolation level.
 
     ``command[0] == "python3"`` means the sandbox interpreter. ``extra_fds`` are dup'ed onto
     fds 3, 4, ... in the child (the worker protocol pipes). ``tools`` (name -> environment
     folder) are mounted read-only at ``/tools/<name>``. ``cgroup`` (a ``cgroup.procs`` file)
-    is joined before exec, so the whole sandbox shares one memory cap.
+    is joined before exec, so the whole sandbox shares one memory cap. ``python`` (a path
+    inside the sandbox: the course environment's interpreter) replaces the sandbox interpreter
+    as what ``python3`` means.
     """
-    argv = [sandbox_python() if command[0] == "python3" else command[0], *command[1:]]
+    program = (python or sandbox_python()) if command[0] == "python3" else command[0]
+    argv = [program, *command[1:]]
     env = _child_env(limits)
     as_root = os.geteuid() == 0
     if isolation is Isolation.RLIMITS:

@@ -26,7 +26,7 @@ from graders.selfcheck import declaration_problems, expected_by_student, grade_s
 ROOT = Path(__file__).resolve().parent
 PACK_ID = "subtract_square"
 SAMPLES = (
-    "apply_no_check", "correct", "do_nothing", "greedy_best_move", "imports_math",
+    "apply_no_check", "correct", "do_nothing", "greedy_best_move", "imports_math", "imports_numpy",
     "infinite_loop", "last_winning_move", "moves_ascending", "over_at_one", "syntax_error",
     "winner_is_mover", "wrong_file_name",
 )

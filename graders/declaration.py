@@ -24,6 +24,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class PinnedClass(Strict):
+    name: str = Field(description="The class the handout asks for in this file.")
+    base: str = Field(
+        "", description="The base class the handout says it subclasses: when no handed-in "
+        "module defines `name`, the one class deriving from `base` is taken.")
+
+
 class SubmissionSpec(Strict):
     files: list[str] = Field(min_length=1, description="File names a student hands in.")
     optional: list[str] = Field(
@@ -76,6 +83,15 @@ class SubmissionSpec(Strict):
         "(a student graded alone never makes their own lines starter lines).",
     )
 
+
+    pinned_classes: dict[str, PinnedClass] = Field(
+        default_factory=dict,
+        description="Submitted file -> the class the handout pins in it, e.g. "
+        "`{ name = \"TippyGameState\", base = \"GameState\" }`. When the file is missing, or "
+        "does not define it, and exactly one other handed-in module does (or defines the one "
+        "subclass of `base`), that module is graded in its place, with "
+        "`penalties.wrong_file_name`.",
+    )
 
     @field_validator("starter_versions")
     @classmethod

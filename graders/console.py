@@ -134,6 +134,6 @@ def class_starter(shared: Sequence[SharedLines]) -> None:
             f"Class starter: {len(found.lines)} line(s) of {found.file} are in at least "
             f"{found.needed} of {found.copies} copies and in no bundled starter or reference; "
             "graded as starter lines (list the real starter under [submission] "
-            "starter_versions):", markup=False, style="yellow")
+            "starter_versions):", markup=False, style="yellow", soft_wrap=True)
         for line in found.lines:
-            console.print(f"    {line}", markup=False, highlight=False)
+            console.print(f"    {line}", markup=False, highlight=False, soft_wrap=True)

@@ -116,3 +116,13 @@ def test_with_the_real_starter_declared_a_student_alone_changes_few_lines(tmp_pa
     starter = closest_starter(pack, "game_view.py", source)
     assert starter is not None
     code_lines.expect_few_changes(starter, source, most=11, file="game_view.py")
+
+
+def test_the_console_names_the_file_and_its_shared_lines(tmp_path: Path, capsys):
+    from graders import console
+
+    subs = [prepare(folder, PACK, tmp_path / folder.name) for folder in find_submissions(BATCH)]
+    console.class_starter(class_consensus(PACK, subs))
+    err = capsys.readouterr().err
+    assert "9 line(s) of game_view.py are in at least 3 of 5 copies and in no bundled" in err
+    assert "next_state = self.state.apply_move(move)" in err

@@ -21,11 +21,12 @@ import shutil
 import tempfile
 import traceback
 from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from graders import PACKAGE_DIR
+from graders.consensus import SharedLines, as_option, class_consensus
 from graders.errors import GraderError
 from graders.feedback import FeedbackWriter
 from graders.intake.base import Found
@@ -80,6 +81,7 @@ class BatchOutcome:
     isolation: Isolation
     grader_errors: list[str] = field(default_factory=list)
     reused: int = 0
+    shared: tuple[SharedLines, ...] = ()  # class consensus: lines no bundled starter has
 
     @property
     def ok(self) -> bool:
@@ -134,7 +136,7 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
         outcome.results.append(row)
     outcome.results.sort(key=lambda r: r.student.lower())
     if writer and request.write_index:
-        writer.write_index(outcome.results, isolation)
+        writer.write_index(outcome.results, isolation, shared=outcome.shared)
         if request.out_dir:
             _write_intake(request, settled.missing, outcome)
     return outcome
@@ -188,7 +190,10 @@ def _grade(
             request.progress(result)
 
     pending: list[Submission] = []
-    for submission in _prepared(request, found, options, work_root, emit, identities):
+    prepared = _prepared(request, found, options, work_root, emit, identities)
+    outcome.shared = class_consensus(request.pack, prepared)
+    options = replace(options, shared=as_option(outcome.shared))
+    for submission in prepared:
         key = grading_key(request.pack, submission, options)
         cached = writer.cached(submission.id, key) if writer and not request.fresh else None
         if cached is not None:

@@ -14,7 +14,7 @@ from graders.packs import Pack
 from graders.results import ViolationRecord
 from graders.rules import get_rule
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
-from graders.starter import is_starter_line
+from graders.starter import closest_starter, is_starter_line
 from graders.submissions import Submission
 
 PROBLEM_TITLES = Path(__file__).with_name("problems.toml")
@@ -49,9 +49,11 @@ def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
     """All violations: collection problems, syntax errors, then the declared rules.
 
     A violation on a line of starter text (``graders.starter``) is dropped: starter code is
-    not the student's. Rules that compare with a template judge exactly that difference and
-    keep theirs. A rule that recurses too deeply on a pathological source reports the file
-    as too deep to read; any other exception is the grader's and is raised.
+    not the student's. Rules that compare with a template judge the difference from the
+    starter version closest to the student's file, and keep theirs, except on a line most of
+    the class shares (:meth:`Pack.shared_lines`). A rule that recurses too deeply on a
+    pathological source reports the file as too deep to read; any other exception is the
+    grader's and is raised.
     """
     records = [_record(problem, _penalty(pack, problem.rule)) for problem in submission.problems]
     trees = {}
@@ -63,7 +65,6 @@ def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
             context = RuleContext(file=name, source=source, tree=None)
             records += [_record(v, 0.0) for v in _checked(get_rule("syntax-error")(), context)]
     locked = {name: pack.template_text(name) for name in pack.declaration.locked.files}
-    templates = pack.declaration.submission.templates
     for spec in pack.declaration.rules:
         rule = get_rule(spec.name)(spec.options)
         for name in _files_for(spec, rule, submission):
@@ -74,13 +75,17 @@ def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
                 file=name,
                 source=submission.files[name],
                 tree=tree,
-                template=pack.template_text(templates[name]) if name in templates else None,
+                template=closest_starter(pack, name, submission.files[name]),
                 locked=locked,
                 submitted=submission.files,
+                shared=pack.shared_lines(name),
             )
             found = _checked(rule, context)
             if not rule.compares_template:
                 found = [v for v in found if not _on_starter_text(pack, context, v)]
+            elif context.shared:
+                found = [v for v in found if (context.line_text(v.line) or "").strip()
+                         not in context.shared]
             records += [_record(v, spec.deduction) for v in found]
     return records
 

@@ -160,6 +160,7 @@ def _grade_one(request: BatchRequest, intake: Intake) -> bool:
                               markup=False)
     console.isolation_line(outcome.isolation)
     console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
+    console.class_starter(outcome.shared)
     console.console.print(
         f"Reports: {escape(str(target / 'index.html'))} (reused {outcome.reused} "
         "unchanged result(s); --fresh regrades them)"

@@ -5,7 +5,8 @@ only code should count: blank lines, comments, docstrings and the wording of pro
 passed to ``input()``) are left out. Each differing run counts ``max(removed, added)``, as the
 ``changed-lines`` rule counts raw lines; a changed line outside the allowed regions (module-level
 imports, the ``__main__`` block: see :func:`graders.rules.changed_lines.region_lines`) is
-reported at its line, a removed starter line at the nearest line of the file.
+reported at its line, a removed starter line at the nearest line of the file. A line most of
+the class shares (class consensus) counts as a starter line.
 :func:`expect_few_changes` is the grader tests' assertion.
 """
 
@@ -14,10 +15,10 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from graders.rules.changed_lines import hunks, region_lines
+from graders.rules.changed_lines import hunks, region_lines, unshared
 from graders.testing import expect_text
 
 REGIONS = ("imports", "main")
@@ -85,12 +86,17 @@ def code_lines(source: str, regions: Sequence[str] = REGIONS) -> CodeLines:
     return CodeLines(kept, region_lines(tree, regions))
 
 
-def changes(starter: str, source: str, regions: Sequence[str] = REGIONS) -> Changes:
-    """Changed code lines of source against starter (SyntaxError if either is unparsable)."""
+def changes(
+    starter: str, source: str, regions: Sequence[str] = REGIONS,
+    shared: Collection[str] = frozenset(),
+) -> Changes:
+    """Changed code lines of source against starter (SyntaxError if either is unparsable);
+    a line in ``shared`` (class consensus) is a starter line."""
     old, new = code_lines(starter, regions), code_lines(source, regions)
     count, outside = 0, []
     for hunk in hunks([t for _, t in old.lines], [t for _, t in new.lines]):
-        removed, added = old.lines[hunk.t_start:hunk.t_end], new.lines[hunk.s_start:hunk.s_end]
+        removed, added = unshared(old.lines[hunk.t_start:hunk.t_end],
+                                  new.lines[hunk.s_start:hunk.s_end], lambda n: n[1] in shared)
         count += max(len(removed), len(added))
         outside += [n for n, _ in added if n not in new.allowed]
         if any(n not in old.allowed for n, _ in removed):
@@ -107,13 +113,14 @@ def outside_text(source: str, regions: Sequence[str] = REGIONS) -> str:
 
 def expect_few_changes(
     starter: str, source: str, *, most: int, file: str, handout: str = "",
-    regions: Sequence[str] = REGIONS,
+    regions: Sequence[str] = REGIONS, shared: Collection[str] = frozenset(),
 ) -> None:
     """Fail unless ``source`` changes at most ``most`` code lines of ``starter``, all inside
     ``regions`` (code changed outside them is shown side by side). ``handout``: a sentence
-    quoted in the messages."""
+    quoted in the messages. ``shared``: lines the class shares, taken for starter lines
+    (:meth:`graders.packs.Pack.shared_lines`)."""
     try:
-        found = changes(starter, source, regions)
+        found = changes(starter, source, regions, shared)
     except SyntaxError as error:
         raise AssertionError(f"{file} is not valid Python: {error}") from None
     quoted = f"; the handout: {handout!r}" if handout else ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -14,6 +14,7 @@ from rich.table import Table
 
 from graders.batch import BatchOutcome
 from graders.batch import Progress as OnResult
+from graders.consensus import SharedLines
 from graders.report.stats import reasons
 from graders.results import SubmissionResult, ViolationRecord
 from graders.sandbox import Isolation
@@ -124,3 +125,15 @@ def precheck_report(result: SubmissionResult, notices: list[ViolationRecord]) ->
             f"[red]{len(failed)} public test(s) failing, {len(problems)} rule "
             "problem(s).[/] Fix them before you upload."
         )
+
+
+def class_starter(shared: Sequence[SharedLines]) -> None:
+    """Tell the instructor which lines most of the class shares that no bundled starter has."""
+    for found in shared:
+        console.print(
+            f"Class starter: {len(found.lines)} line(s) of {found.file} are in at least "
+            f"{found.needed} of {found.copies} copies and in no bundled starter or reference; "
+            "graded as starter lines (list the real starter under [submission] "
+            "starter_versions):", markup=False, style="yellow", soft_wrap=True)
+        for line in found.lines:
+            console.print(f"    {line}", markup=False, highlight=False, soft_wrap=True)

@@ -24,6 +24,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class PinnedClass(Strict):
+    name: str = Field(description="The class the handout asks for in this file.")
+    base: str = Field(
+        "", description="The base class the handout says it subclasses: when no handed-in "
+        "module defines `name`, the one class deriving from `base` is taken.")
+
+
 class SubmissionSpec(Strict):
     files: list[str] = Field(min_length=1, description="File names a student hands in.")
     optional: list[str] = Field(
@@ -56,6 +63,44 @@ class SubmissionSpec(Strict):
         description="File -> lines of the course's original starter (where it differs from "
         "the bundled template): a rule or style message on such a line never costs a mark.",
     )
+    starter_versions: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="File -> earlier versions of its starter (paths in "
+        "student_templates/<id>/, e.g. a copy patched mid-term): each student's copy is "
+        "compared with the version closest to it, the bundled template included, and the "
+        "lines of every version are starter text.",
+    )
+    class_share: float = Field(
+        0.6, ge=0, le=1,
+        description="Class consensus: a line of a starter file (templates, starter_text, "
+        "starter_versions) that no bundled starter or reference has, but at least this share "
+        "of the batch's copies has, is taken for starter text, and the index lists it. 0 "
+        "turns it off.",
+    )
+    class_min: int = Field(
+        4, ge=2,
+        description="Class consensus needs at least this many copies of the file in the batch "
+        "(a student graded alone never makes their own lines starter lines).",
+    )
+
+
+    pinned_classes: dict[str, PinnedClass] = Field(
+        default_factory=dict,
+        description="Submitted file -> the class the handout pins in it, e.g. "
+        "`{ name = \"TippyGameState\", base = \"GameState\" }`. When the file is missing, or "
+        "does not define it, and exactly one other handed-in module does (or defines the one "
+        "subclass of `base`), that module is graded in its place, with "
+        "`penalties.wrong_file_name`.",
+    )
+
+    @field_validator("starter_versions")
+    @classmethod
+    def _relative_versions(cls, versions: dict[str, list[str]]) -> dict[str, list[str]]:
+        for file, paths in versions.items():
+            for path in paths:
+                if not path or path.startswith("/") or "\\" in path:
+                    raise ValueError(f"{file}: {path!r} is not a path in student_templates/<id>/")
+        return versions
 
 
 class LockedSpec(Strict):

@@ -58,6 +58,9 @@ class GradeOptions:
     isolation: Isolation | None = None
     pack_digest: str = ""
     root: Path | None = None  # the project root holding the pack's trees (None: the default)
+    # Class consensus (graders.consensus): file -> lines most of the batch shares that no
+    # bundled starter has; computed by the parent before any rule runs.
+    shared: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def grade_share(
@@ -65,7 +68,7 @@ def grade_share(
 ) -> list[SubmissionResult]:
     """Grade ``sources`` (prepared submissions, or folders/zips to prepare here) and return one
     result per source, in order. Never raises for a student's problem."""
-    pack = get_pack(pack_id, options.root)
+    pack = get_pack(pack_id, options.root).with_shared(options.shared)
     sandbox = Sandbox(options.isolation, environment_mount(pack))
     work_root = Path(tempfile.mkdtemp(prefix="grade-share-"))
     work_root.chmod(0o755)
@@ -256,7 +259,8 @@ def mark(
 def grading_key(pack: Pack, submission: Submission, options: GradeOptions) -> str:
     """The ONE key a stored result is reused under: anything that could change a mark is in
     it (files, intake problems, pack and engine digest with hidden inputs, mode, effective due
-    date, submission time, isolation level). Any change regrades."""
+    date, submission time, isolation level, the batch's class consensus). Any change
+    regrades."""
     due = options.due or pack.declaration.late.due
     payload = {
         "student": submission.id,
@@ -271,6 +275,7 @@ def grading_key(pack: Pack, submission: Submission, options: GradeOptions) -> st
         "due": due.isoformat() if due else None,
         "submitted_at": submission.submitted_at.isoformat() if submission.submitted_at else None,
         "isolation": options.isolation.value if options.isolation else None,
+        "class_starter": [[file, list(lines)] for file, lines in options.shared],
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
 

@@ -2,7 +2,9 @@
 
 A line is starter text when its stripped text is a line of the bundled template of that file
 (``[submission] templates``) or of the course's original starter as the pack declares it
-(``[submission] starter_text``), or when it lies inside a block the pack declares starter-owned
+(``[submission] starter_text``), or of an earlier version the pack lists
+(``[submission] starter_versions``), or one most of the class shares (class consensus,
+:mod:`graders.consensus`), or when it lies inside a block the pack declares starter-owned
 (``[submission] starter_owned``: a top-level def or class by name, or ``__main__`` for the
 ``if __name__ == "__main__":`` block). Rules and style never charge the student for such a line.
 
@@ -13,6 +15,7 @@ much to say whose they are, so they are never taken for starter text on their ow
 from __future__ import annotations
 
 import ast
+import difflib
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -24,13 +27,41 @@ MAIN = "__main__"
 
 
 def starter_lines(pack: Pack, file: str) -> frozenset[str]:
-    """The stripped lines of the starter versions of ``file`` (empty for a helper module)."""
+    """The stripped lines of the starter versions of ``file`` (empty for a helper module),
+    with the lines the class shares (:meth:`Pack.shared_lines`)."""
+    texts = list(pack.declaration.submission.starter_text.get(file, []))
+    for version in starter_versions(pack, file):
+        texts += version.splitlines()
+    return _meaningful(texts) | _meaningful(pack.shared_lines(file))
+
+
+def starter_versions(pack: Pack, file: str) -> list[str]:
+    """The texts of every bundled starter version of ``file``: its template first, then the
+    earlier versions ``[submission] starter_versions`` lists."""
     spec = pack.declaration.submission
-    texts = list(spec.starter_text.get(file, []))
-    template = spec.templates.get(file)
-    if template is not None:
-        texts += pack.template_text(template).splitlines()
-    return _meaningful(texts)
+    names = ([spec.templates[file]] if file in spec.templates else [])
+    return [pack.template_text(name) for name in names + spec.starter_versions.get(file, [])]
+
+
+def closest_starter(pack: Pack, file: str, source: str) -> str | None:
+    """The starter version of ``file`` closest to the student's ``source`` (fewest differing
+    lines; the template on a tie), or None when ``file`` has no template."""
+    if file not in pack.declaration.submission.templates:
+        return None
+    versions = starter_versions(pack, file)
+    return min(versions, key=lambda version: differing_lines(version, source))
+
+
+def differing_lines(starter: str, source: str) -> int:
+    """How many non-blank lines differ (each differing run counts its longer side)."""
+    old, new = _solid(starter), _solid(source)
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+               if tag != "equal")
+
+
+def _solid(text: str) -> list[str]:
+    return [s for s in (line.strip() for line in text.splitlines()) if s]
 
 
 def owned_lines(pack: Pack, file: str, source: str) -> frozenset[int]:

@@ -22,6 +22,7 @@ from graders.extras import collect_extras, find_program, submission_root
 from graders.handin import IGNORED_PARTS, clean_text, read_files
 from graders.packs import Pack
 from graders.rules.base import Violation
+from graders.sandbox.harness_kit import class_homes
 
 META_FILE = "submission_meta.json"
 
@@ -231,6 +232,15 @@ def _pick(
         return found
     if name == pack.declaration.submission.entry_program:
         return _pick_program(name, raw, submission, pack)
+    home = _class_home(name, raw, pack) if not candidates else None
+    if home is not None:
+        found, cls = home
+        submission.problems.append(_problem(
+            "file-name", found,
+            f"was graded as `{name}`: it holds `{cls}`, which the assignment asks for in a file "
+            f"named exactly `{name}`",
+        ))
+        return found
     if not required:
         return None
     reason = f"is missing: hand in a file named exactly `{name}`"
@@ -238,6 +248,19 @@ def _pick(
         reason += f" (found several candidates: {', '.join(sorted(candidates))})"
     submission.problems.append(_problem("missing-file", name, reason))
     return None
+
+
+def _class_home(name: str, raw: dict[str, bytes], pack: Pack) -> tuple[str, str] | None:
+    """(path, class) of the one other module handed in that holds the class the pack pins in
+    the missing file ``name`` (``[submission] pinned_classes``), read with ``ast``."""
+    pinned = pack.declaration.submission.pinned_classes.get(name)
+    if pinned is None:
+        return None
+    reserved = {*pack.submitted_files, *pack.declaration.locked.files, *_kit_files(pack)}
+    sources = {path: data.decode("utf-8-sig", errors="replace") for path, data in raw.items()
+               if path.endswith(".py") and PurePosixPath(path).name not in reserved}
+    homes = class_homes(sources, pinned.name, pinned.base)
+    return homes[0] if len(homes) == 1 else None
 
 
 def _pick_program(

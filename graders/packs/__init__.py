@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,9 @@ class Pack:
     declaration: Declaration
     dir: Path
     root: Path
+    #: Class consensus of the batch being graded (file -> lines most of the class shares that
+    #: no bundled starter has): computed by the parent, taken for starter text.
+    shared: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def id(self) -> str:
@@ -93,6 +97,14 @@ class Pack:
         for name in self.declaration.locked.files:
             shutil.copyfile(self.templates_dir / name, target / name)
         return target
+
+    def shared_lines(self, file: str) -> frozenset[str]:
+        """The class-consensus lines of ``file`` (stripped), empty outside a batch."""
+        return frozenset(line for name, lines in self.shared if name == file for line in lines)
+
+    def with_shared(self, shared: Iterable[tuple[str, Iterable[str]]]) -> Pack:
+        """This pack with the batch's class consensus."""
+        return replace(self, shared=tuple((name, tuple(lines)) for name, lines in shared))
 
     def template_text(self, name: str) -> str:
         """Text of a file in the public starter kit."""

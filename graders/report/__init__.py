@@ -11,7 +11,9 @@ import csv
 import hashlib
 import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
@@ -22,6 +24,9 @@ from graders.report import similar, stats, views
 from graders.results import OverrideRecord, SubmissionResult, write_atomic
 from graders.sandbox import Isolation
 from graders.submissions import slugify
+
+if TYPE_CHECKING:
+    from graders.consensus import SharedLines
 
 
 def environment() -> Environment:
@@ -84,10 +89,14 @@ class ReportWriter:
         write_atomic(self.student_json(result.student).with_suffix(".html"), html)
         write_atomic(self.student_json(result.student), result.to_json())
 
-    def write_index(self, results: list[SubmissionResult], isolation: Isolation) -> None:
+    def write_index(
+        self, results: list[SubmissionResult], isolation: Isolation,
+        shared: Sequence[SharedLines] = (),
+    ) -> None:
         """``index.html``, ``marks.csv`` and ``results.json``, every result with the current
         overrides (a student page whose override changed is written again); the similarity
-        section never stops this (nor changes a mark)."""
+        section never stops this (nor changes a mark). ``shared``: the batch's class
+        consensus, listed for the instructor."""
         self._overrides = None  # read overrides.toml again: a TA may have edited it
         for result in results:
             before = _override_state(result)
@@ -104,7 +113,7 @@ class ReportWriter:
             histograms=stats.histograms(results, criteria), rates=stats.test_rates(results),
             failures=failures, reasons={r.student: stats.reasons(r) for r in results},
             tokens={r.student: stats.row_tokens(r, failures) for r in results},
-            override_problems=problems, stale=overrides.stale(results),
+            override_problems=problems, stale=overrides.stale(results), shared=shared,
             similarity=similar.section(self.pack, results,
                                        cache=self.out_dir / "similarity.json"),
         )

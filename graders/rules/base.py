@@ -47,6 +47,9 @@ class RuleContext:
     template: str | None = None
     locked: Mapping[str, str] = field(default_factory=dict)
     submitted: Mapping[str, str] = field(default_factory=dict)
+    #: Stripped lines most of the class shares that no bundled starter has (class consensus):
+    #: rules that compare with the template take them for starter lines.
+    shared: frozenset[str] = frozenset()
 
     def line_text(self, line: int | None) -> str | None:
         if line is None:

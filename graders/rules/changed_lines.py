@@ -14,15 +14,18 @@ reported as one violation:
 * ``main``: the module-level ``if __name__ == '__main__':`` block.
 
 Comment-only and blank lines may change anywhere (they still count towards the limit).
+
+Lines most of the class shares (class consensus, ``RuleContext.shared``) are starter lines: an
+added one is not counted, and stands for the template line it replaced.
 """
 
 from __future__ import annotations
 
 import ast
 import difflib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,6 +34,7 @@ from graders.rules._source import is_main_guard, parse_template, require_tree, s
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
 
 Region = Literal["imports", "main"]
+T = TypeVar("T")
 
 
 def _menus() -> list[Region]:
@@ -92,6 +96,16 @@ def hunks(template: list[str], source: list[str]) -> list[Hunk]:
             if tag != "equal"]
 
 
+def unshared(
+    removed: list[T], added: list[T], is_shared: Callable[[T], bool]
+) -> tuple[list[T], list[T]]:
+    """The removed and added lines of one hunk that count against the student. An added line
+    the class shares (class consensus) is starter text, and stands for the starter line it
+    replaced: the first removed line is taken off for each."""
+    shared = sum(1 for line in added if is_shared(line))
+    return removed[shared:], [line for line in added if not is_shared(line)]
+
+
 def ranges(numbers: list[int]) -> str:
     """'3-5, 9' for [3, 4, 5, 9]."""
     parts: list[str] = []
@@ -120,10 +134,12 @@ class ChangedLines(Rule):
         diffs = hunks(template.lines, found.lines)
         counted, touched = 0, []
         for hunk in diffs:
-            removed = self._kept(template, hunk.t_start, hunk.t_end)
-            added = self._kept(found, hunk.s_start, hunk.s_end)
+            removed, added = unshared(self._kept(template, hunk.t_start, hunk.t_end),
+                                      self._kept(found, hunk.s_start, hunk.s_end),
+                                      lambda n: found.lines[n].strip() in ctx.shared)
             counted += max(len(removed), len(added))
-            touched += [n + 1 for n in added] or [min(hunk.s_start + 1, len(found.lines) or 1)]
+            if removed or added:
+                touched += [n + 1 for n in added] or [min(hunk.s_start + 1, len(found.lines) or 1)]
         if self.options.regions:
             yield from self._outside(ctx, template, found, diffs)
         if counted > self.options.max_changed:
@@ -144,11 +160,13 @@ class ChangedLines(Rule):
         self, ctx: RuleContext, template: FileView, found: FileView, diffs: list[Hunk]
     ) -> Iterator[Violation]:
         """One violation for all code changed outside the allowed regions."""
-        added = [n + 1 for h in diffs for n in range(h.s_start, h.s_end)
-                 if n + 1 in found.code and n + 1 not in found.allowed]
-        removed = [(n + 1, min(h.s_start + 1, len(found.lines) or 1))
-                   for h in diffs for n in range(h.t_start, h.t_end)
-                   if n + 1 in template.code and n + 1 not in template.allowed]
+        added, removed = [], []
+        for h in diffs:
+            gone, new = unshared(list(range(h.t_start, h.t_end)), list(range(h.s_start, h.s_end)),
+                                 lambda n: found.lines[n].strip() in ctx.shared)
+            added += [n + 1 for n in new if n + 1 in found.code and n + 1 not in found.allowed]
+            removed += [(n + 1, min(h.s_start + 1, len(found.lines) or 1)) for n in gone
+                        if n + 1 in template.code and n + 1 not in template.allowed]
         phrases = messages_for(self.name)["phrases"]
         where = phrases["joiner"].join(phrases[region] for region in self.options.regions)
         if added:

@@ -12,7 +12,9 @@ and once wrote for itself:
 - finding an entry point the way the course's tests find it: by its pinned name
   (:func:`pinned`, skipping the starter's unwritten stub, :func:`unwritten`) or through an
   interface file's menu (``playable_games['h']``), read with ``ast`` and never run
-  (:func:`menu_entry`, :func:`menus_passed`, :func:`import_entry`, :func:`static_entry`).
+  (:func:`menu_entry`, :func:`menus_passed`, :func:`import_entry`, :func:`static_entry`);
+  last, the handed-in module that defines the pinned class, or the unique subclass
+  of its pinned base (:func:`class_homes`, which the parent's intake reads too).
 
 The parent-side rule ``entry-name`` reads menus with the same :func:`menu_entry`.
 """
@@ -156,9 +158,51 @@ def unwritten(cls):
         tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return False
-    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-    methods = [node for node in body if isinstance(node, ast.FunctionDef)]
+    return bool(tree.body) and isinstance(tree.body[0], ast.ClassDef) and stub(tree.body[0])
+
+
+def stub(node):
+    """Whether the class statement ``node`` is a starter stub (see :func:`unwritten`)."""
+    methods = [item for item in node.body if isinstance(item, ast.FunctionDef)]
     return bool(methods) and all(_raises_not_implemented(m.body[-1]) for m in methods)
+
+
+def class_homes(sources, name, base=""):
+    """Where a pinned class lives among the handed-in modules, read with ``ast``, never run:
+    ``[(file, class name)]`` of the written (not stub) top-level classes called ``name``; when
+    there is none, of those whose bases name ``base``. ``sources``: ``{file: text}``; a file
+    that does not parse holds nothing. The caller decides what several homes mean."""
+    named, derived = [], []
+    for file in sorted(sources):
+        try:
+            tree = ast.parse(sources[file])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef) or stub(node):
+                continue
+            if node.name == name:
+                named.append((file, node.name))
+            elif base and any(_base_name(b) == base for b in node.bases):
+                derived.append((file, node.name))
+    return named or derived
+
+
+def _base_name(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def module_sources(folder=".", skip=()):
+    """``{file: text}`` of the ``.py`` files directly in ``folder`` (the workspace), the names
+    in ``skip`` left out."""
+    found = {}
+    for path in sorted(Path(folder).glob("*.py")):
+        if path.name not in skip:
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                found[path.name] = path.read_text(encoding="utf-8")
+    return found
 
 
 def _raises_not_implemented(statement):

@@ -160,3 +160,15 @@ def test_import_entry_follows_each_kind_of_import(workspace):
     assert kit.static_entry("menu.py", "playable", "h").__name__ == "Other"
     assert kit.static_entry("menu.py", "playable", "zz") is None
     assert kit.read_tree("absent.py") == (None, "no absent.py was handed in")
+
+
+def test_class_homes_finds_the_pinned_name_else_the_subclasses_of_the_base_never_a_stub():
+    stub = "class Game(GameState):\n    def f(self):\n        raise NotImplementedError\n"
+    sources = {"a.py": "class Board(GameState):\n    pass\n", "b.py": stub,
+               "c.py": "def (:\n",
+               "d.py": "import game_state\n\n\nclass Other(game_state.GameState):\n    x = 1\n"}
+    assert kit.class_homes(sources, "Game", "GameState") == [("a.py", "Board"),
+                                                             ("d.py", "Other")]
+    sources["e.py"] = "class Game:\n    x = 1\n"
+    assert kit.class_homes(sources, "Game", "GameState") == [("e.py", "Game")]
+    assert kit.class_homes({"a.py": sources["a.py"]}, "Game") == []

@@ -163,3 +163,38 @@ def test_the_intake_gives_the_id_notes_and_time(tmp_path: Path):
     assert (submission.id, submission.submitted_at) == ("Jane Doe (12345)", when)
     assert [p.message for p in submission.problems if p.rule == "intake"] == [
         "graded the online text"]
+
+
+TIPPY = get_pack("tippy")
+TIPPY_FILES = {name: (TIPPY.reference_dir / name).read_text()
+               for name in TIPPY.declaration.submission.files}
+
+
+def test_a_pinned_class_in_a_module_of_another_name_is_graded_as_the_missing_file(
+        tmp_path: Path):
+    files = dict(TIPPY_FILES)
+    files["tippy_square_state.py"] = files.pop("tippy_game_state.py")
+    sub = prepare(student(tmp_path, files), TIPPY, tmp_path / "w")
+    assert problems(sub) == {"file-name"}
+    assert sub.aliases == {"tippy_game_state.py": "tippy_square_state.py"}
+    assert sub.files["tippy_game_state.py"] == files["tippy_square_state.py"]
+    assert "tippy_square_state.py" not in sub.helpers
+    assert (sub.workspace / "tippy_square_state.py").is_file()  # its importers still work
+
+
+def test_the_unique_subclass_of_the_pinned_base_stands_in_and_two_candidates_do_not(
+        tmp_path: Path):
+    files = dict(TIPPY_FILES)
+    renamed = files.pop("tippy_game_state.py").replace("class TippyGameState(", "class Board(")
+    files["board.py"] = renamed
+    sub = prepare(student(tmp_path, files), TIPPY, tmp_path / "w")
+    assert sub.aliases == {"tippy_game_state.py": "board.py"}
+    files["board2.py"] = renamed
+    sub = prepare(student(tmp_path, files, "s2"), TIPPY, tmp_path / "w2")
+    assert "missing-file" in problems(sub) and "tippy_game_state.py" not in sub.files
+
+
+def test_without_a_pinned_class_a_missing_file_stays_missing(tmp_path: Path):
+    files = {"helper.py": GOOD}
+    sub = prepare(student(tmp_path, files), PACK, tmp_path / "w")
+    assert problems(sub) == {"missing-file"}

@@ -1,5 +1,6 @@
 """How the tippy driver reaches the student's classes: pinned names first, then game_view.py's
-menus (read with ast, never run), else a ClassNotFound that names what was looked for."""
+menus (read with ast, never run), then the one handed-in module holding the pinned name or the
+one subclass of the handout's base, else a ClassNotFound that names what was looked for."""
 
 from __future__ import annotations
 
@@ -102,8 +103,30 @@ def test_a_mixed_workspace_plays_the_students_menu_strategy_on_the_reference_gam
         assert driver.minimax_move(3, [[0, 0], [1, 1], [0, 1], [2, 2]])["why"] is None
 
 
-def test_a_class_reached_neither_way_is_not_found_by_name(tmp_path, monkeypatch):
+def test_the_last_step_finds_the_one_subclass_of_the_handouts_base(tmp_path, monkeypatch):
+    # Named otherwise and never wired into game_view.py: "a subclass of GameState / Strategy".
     with driver_in(copy_of(UNHOOKED, tmp_path), monkeypatch) as driver:
+        assert names(driver) == ("tippy_game_state.TippyState",
+                                 "strategy_minimax.MinimaxStrategy")
+        assert driver.play(3, [[0, 0], [1, 1]])["stopped"] is None
+
+
+def test_the_last_step_finds_the_pinned_name_in_a_module_of_another_name(tmp_path, monkeypatch):
+    folder = copy_of(REFERENCE, tmp_path)
+    (folder / "tippy_game_state.py").rename(folder / "tippy_square_state.py")
+    (folder / "game_view.py").write_text((ROOT / "student_templates" / "tippy" /
+                                          "game_view.py").read_text())
+    with driver_in(folder, monkeypatch) as driver:
+        assert names(driver) == ("tippy_square_state.TippyGameState",
+                                 "strategy_minimax.StrategyMinimax")
+
+
+def test_a_class_reached_no_way_is_not_found_naming_what_was_looked_for(tmp_path, monkeypatch):
+    folder = copy_of(UNHOOKED, tmp_path)
+    (folder / "boards.py").write_text(
+        "from game_state import GameState\nfrom strategy import Strategy\n\n\n"
+        "class Board(GameState):\n    pass\n\n\nclass Plan(Strategy):\n    pass\n")
+    with driver_in(folder, monkeypatch) as driver:
         with pytest.raises(LookupError) as state:
             driver.play(3, [])
         with pytest.raises(LookupError) as minimax:
@@ -113,7 +136,9 @@ def test_a_class_reached_neither_way_is_not_found_by_name(tmp_path, monkeypatch)
     assert str(state.value) == (
         "the tippy state class was not found: looked for `TippyGameState` in "
         "tippy_game_state.py (tippy_game_state.py defines no `TippyGameState`), then for "
-        "`game_state['t']` in game_view.py's menu (no entry 't' in its `game_state` menu)")
+        "`game_state['t']` in game_view.py's menu (no entry 't' in its `game_state` menu), "
+        "then in every module handed in (several: `Board` in boards.py, `TippyState` in "
+        "tippy_game_state.py)")
     assert "`StrategyMinimax` in strategy_minimax.py" in str(minimax.value)
     assert "`strategy['m']`" in str(minimax.value)
     assert view["tippy_moves"] == 0 and "more than 60 questions" in view["error"]
@@ -131,6 +156,7 @@ def test_menus_under_other_names_module_attributes_and_item_assignments(tmp_path
 
 def test_what_the_menu_names_but_cannot_be_imported_is_said(tmp_path, monkeypatch):
     folder = copy_of(UNHOOKED, tmp_path)
+    (folder / "strategy_minimax.py").write_text("PLANS = []\n")  # no strategy class at all
     view_with(folder, "    from tippy_game_state import TippyState\n"
               "    from gone import MinimaxStrategy\n",
               "    game_state = {'s': SubtractSquareState, 't': TippyState}\n"

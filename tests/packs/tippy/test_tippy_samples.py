@@ -46,16 +46,22 @@ def test_pep8_deducts_per_distinct_code_in_helpers_too(results):
     assert pep8.earned == 2.0
 
 
-def test_classes_reached_neither_way_fail_naming_what_was_looked_for(results):
-    failed = [t for t in results["unhooked_renamed"].tests if t.outcome == "failed"]
-    state = [t.message for t in failed if t.name.startswith(("test_state_", "test_move_"))]
-    minimax = [t.message for t in failed if t.name.startswith("test_minimax_")]
-    assert state and all("ClassNotFound: the tippy state class was not found: looked for "
-                         "`TippyGameState` in tippy_game_state.py" in m for m in state)
-    assert all("`game_state['t']` in game_view.py's menu" in m for m in state)
-    assert minimax and all("`StrategyMinimax` in strategy_minimax.py" in m and
-                           "`strategy['m']`" in m for m in minimax)
-    assert all("Traceback" not in m for m in state + minimax)
+def test_classes_wired_nowhere_are_found_as_the_one_subclass_of_the_handouts_base(results):
+    unhooked = results["unhooked_renamed"]
+    failed = {t.name for t in unhooked.tests if t.outcome == "failed"}
+    assert failed == {"test_game_view_offers_tippy_and_minimax",
+                      "test_game_view_still_offers_subtract_square_and_random",
+                      "test_game_view_changes_fewer_than_a_dozen_code_lines"}
+    assert all("ClassNotFound" not in t.message for t in unhooked.tests)
+
+
+def test_a_pinned_class_in_a_misnamed_file_is_graded_with_the_file_name_deduction(results):
+    misnamed = results["state_in_misnamed_file"]
+    [problem] = [v for v in misnamed.violations if v.rule == "file-name"]
+    assert problem.deduction == 5.0 and problem.file == "tippy_square_state.py"
+    assert "was graded as `tippy_game_state.py`: it holds `TippyGameState`" in problem.message
+    assert misnamed.aliases == {"tippy_game_state.py": "tippy_square_state.py"}
+    assert not any(v.rule == "missing-file" for v in misnamed.violations)
 
 
 def test_entry_name_notices_say_what_the_menus_name_at_no_cost(results):

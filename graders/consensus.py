@@ -1,0 +1,98 @@
+"""Class consensus: the starter a batch really had, read from the batch itself.
+
+Real classes wrote against the course's own starter, which may differ from the one bundled here
+(a reconstruction, or a starter patched mid-term). When at least ``[submission] class_share``
+(default 60 %) of the batch's copies of a starter file (one named in ``templates``,
+``starter_text`` or ``starter_versions``) hold a line that no bundled starter version and no
+reference solution holds, that line is the class's starter, not each student's work: the rules
+that judge against the starter take it for a starter line (:meth:`graders.packs.Pack.shared_lines`),
+and the index and the console tell the instructor which lines of which files.
+
+A batch fact: the parent computes it once, over every prepared submission, before any rule runs,
+and it is part of every student's grading key. A line is compared stripped, and also with its
+comments and prompt wording left out (:mod:`graders.code_lines`), the form the code-line count
+reads. Nothing here runs student code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from graders.code_lines import code_lines
+from graders.packs import Pack
+from graders.starter import starter_versions
+from graders.submissions import Submission
+
+
+@dataclass(frozen=True)
+class SharedLines:
+    """Lines of one starter file most of the batch shares and no bundled starter has."""
+
+    file: str
+    lines: tuple[str, ...]  # stripped, in the order of the first copy holding them
+    copies: int  # copies of the file in the batch
+    needed: int  # copies a line had to be in
+
+    def to_dict(self) -> dict[str, object]:
+        return {"file": self.file, "lines": list(self.lines), "copies": self.copies,
+                "needed": self.needed}
+
+
+def starter_files(pack: Pack) -> list[str]:
+    """The files the pack has a starter for, in declaration order."""
+    spec = pack.declaration.submission
+    names = [*spec.templates, *spec.starter_text, *spec.starter_versions]
+    return list(dict.fromkeys(names))
+
+
+def class_consensus(pack: Pack, submissions: Sequence[Submission]) -> tuple[SharedLines, ...]:
+    """The class's shared starter lines, per starter file (files with none left out)."""
+    spec = pack.declaration.submission
+    if spec.class_share <= 0:
+        return ()
+    found = []
+    for file in starter_files(pack):
+        copies = [s.files[file] for s in sorted(submissions, key=lambda s: s.id) if file in s.files]
+        if len(copies) < spec.class_min:
+            continue
+        needed = max(2, math.ceil(spec.class_share * len(copies) - 1e-9))
+        known = _known(pack, file)
+        counts = Counter(line for copy in copies for line in forms(copy))
+        order = [line for copy in copies for line in _ordered(copy)]
+        lines = [line for line in dict.fromkeys(order)
+                 if counts[line] >= needed and line not in known]
+        if lines:
+            found.append(SharedLines(file, tuple(lines), len(copies), needed))
+    return tuple(found)
+
+
+def as_option(found: Sequence[SharedLines]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The plain form the shares carry (``GradeOptions.shared``, :meth:`Pack.with_shared`)."""
+    return tuple((shared.file, shared.lines) for shared in found)
+
+
+def forms(source: str) -> frozenset[str]:
+    """Every non-blank line of ``source``, stripped, and its code without comments and
+    prompt wording."""
+    return frozenset(_ordered(source))
+
+
+def _ordered(source: str) -> list[str]:
+    lines = [s for s in (line.strip() for line in source.splitlines()) if s]
+    with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
+        lines += [text for _, text in code_lines(source).lines]
+    return list(dict.fromkeys(lines))
+
+
+def _known(pack: Pack, file: str) -> frozenset[str]:
+    """The lines of every bundled starter version, declared starter text and the reference."""
+    texts = list(starter_versions(pack, file))
+    texts.append("\n".join(pack.declaration.submission.starter_text.get(file, [])))
+    reference = pack.reference_dir / file
+    if reference.is_file():
+        texts.append(reference.read_text(encoding="utf-8"))
+    return frozenset(line for text in texts for line in forms(text))

@@ -172,14 +172,15 @@ def _grade_one(request: BatchRequest, intake: Intake) -> bool:
         f"({intake.layout} layout)"
     )
     for note in intake.notes:
-        console.console.print(f"intake: {note}", markup=False, style="yellow")
+        console.console.print(f"intake: {console.printable(note)}", markup=False,
+                              style="yellow")
     with console.progress_bar(len(intake.found), pack.id) as advance:
         request.progress = advance
         outcome = grade_batch(request)
     missing = [r.student for r in outcome.results if r.status == "missing"]
     if missing:
-        console.console.print(f"On the roster with no submission: {', '.join(missing)}",
-                              markup=False)
+        console.console.print("On the roster with no submission: "
+                              + console.printable(", ".join(missing)), markup=False)
     console.isolation_line(outcome.isolation)
     console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
     console.console.print(
@@ -385,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except GraderError as exc:
         # Not markup, not wrapped: the message names paths, which must read (and copy) whole.
-        console.console.print(f"grade: {exc}", style="red", markup=False, soft_wrap=True)
+        console.console.print(f"grade: {console.printable(str(exc), lines=True)}", style="red",
+                              markup=False, soft_wrap=True)
         return EXIT_USAGE
     return EXIT_OK
 

@@ -132,3 +132,26 @@ def test_a_student_over_the_intake_cap_is_read_up_to_it(tmp_path):
     assert results["light"]["total"] == 100
     assert results["heavy"]["total"] == 100  # the required file came first
     assert "20 MB" in _notes(results["heavy"]), text
+
+
+def test_huge_helper_files_are_linked_not_shown(tmp_path):
+    from graders.report.views import PAGE_SOURCE_CHARS
+
+    batch = tmp_path / "class"
+    student = batch / "bulky"
+    student.mkdir(parents=True)
+    (student / FILE).write_text(CORRECT, encoding="utf-8")
+    helper = "def helper():\n" + "".join(f"    value_{n} = {n}  # padding padding padding\n"
+                                         for n in range(36_000)) + "    return 0\n"
+    for number in range(3):  # three 1.9 MB helper modules
+        (student / f"helper{number}.py").write_text(helper, encoding="utf-8")
+    code, results, text = _grade(batch, tmp_path / "out")
+    assert results["bulky"]["total"] == 100, text
+    page = tmp_path / "out" / "students" / "bulky.html"
+    assert page.stat().st_size < 4 * PAGE_SOURCE_CHARS  # was 26 MB
+    html = page.read_text(encoding="utf-8")
+    linked = sorted((tmp_path / "out" / "students" / "bulky.files").glob("file-*.txt"))
+    assert len(linked) == 3
+    for path in linked:
+        assert path.read_text(encoding="utf-8") == helper
+        assert f'href="bulky.files/{path.name}"' in html

@@ -11,10 +11,10 @@ from graders.certificates import DEFAULT_DAYS, make_cluster_certs
 
 NEXT_STEPS = """\
 Start the scheduler on a private address (HOST), with DIR's scheduler files:
-  dask scheduler --host HOST --protocol tls --tls-ca-file {d}/ca.pem \\
+  dask scheduler --host HOST --protocol tls --no-dashboard --tls-ca-file {d}/ca.pem \\
     --tls-cert {d}/scheduler.pem --tls-key {d}/scheduler-key.pem
 On each worker (copy it ca.pem, worker.pem and worker-key.pem only):
-  dask worker tls://HOST:8786 --nthreads 1 --tls-ca-file ca.pem \\
+  dask worker tls://HOST:8786 --nthreads 1 --no-dashboard --tls-ca-file ca.pem \\
     --tls-cert worker.pem --tls-key worker-key.pem
 Then grade:
   grade SUBMISSIONS/ --cluster tls://HOST:8786 --cluster-certs {d}

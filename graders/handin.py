@@ -89,8 +89,17 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str,
         total += size
         chosen.add(path)
     _over_cap(problems, folder, skipped, cap, zipped=False)
-    # read in the folder's order, one file at a time: at most `cap` bytes are ever held
-    return {clean_text(p.relative_to(folder).as_posix()): _head(p) for p in kept if p in chosen}
+    files: dict[str, bytes] = {}
+    for path in kept:  # in the folder's order: at most `cap` bytes are ever held
+        name = clean_text(path.relative_to(folder).as_posix())
+        if path not in chosen:
+            continue
+        try:
+            files[name] = _head(path)
+        except OSError as exc:  # unreadable, or gone: this file's problem, not the class's
+            problems.append(_problem("intake", name, f"could not be read ({exc.strerror or exc}); "
+                                     "it was ignored"))
+    return files
 
 
 def _read_zip(path: Path, problems: list[Violation], cap: int) -> dict[str, bytes]:

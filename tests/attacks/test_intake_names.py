@@ -141,8 +141,8 @@ def test_huge_helper_files_are_linked_not_shown(tmp_path):
     student = batch / "bulky"
     student.mkdir(parents=True)
     (student / FILE).write_text(CORRECT, encoding="utf-8")
-    helper = "def helper():\n" + "".join(f"    value_{n} = {n}  # padding padding padding\n"
-                                         for n in range(36_000)) + "    return 0\n"
+    body = "".join(f"    value_{n} = {n}  # padding padding padding\n" for n in range(36_000))
+    helper = f"from myAltNimClasses import *\n\n\ndef helper():\n{body}    return 0\n"
     for number in range(3):  # three 1.9 MB helper modules
         (student / f"helper{number}.py").write_text(helper, encoding="utf-8")
     code, results, text = _grade(batch, tmp_path / "out")
@@ -155,3 +155,18 @@ def test_huge_helper_files_are_linked_not_shown(tmp_path):
     for path in linked:
         assert path.read_text(encoding="utf-8") == helper
         assert f'href="bulky.files/{path.name}"' in html
+
+
+def test_files_too_long_for_the_page_are_not_compared_for_similarity():
+    from graders.report import similar
+    from graders.report.views import PAGE_SOURCE_CHARS
+    from graders.results import SubmissionResult
+
+    huge = "".join(f"value_{n} = {n}\n" for n in range(PAGE_SOURCE_CHARS // 10))
+    results = [
+        SubmissionResult(student=name, assignment=PACK.id, assignment_title="", status="graded",
+                         isolation="", files={FILE: code, "helper.py": huge})
+        for name, code in (("first", CORRECT), ("second", "def other():\n    return 1\n"))
+    ]
+    found = similar.section(PACK, results, threshold=0.5)
+    assert found.compared == 2 and found.pairs == []  # the shared huge helper is not compared

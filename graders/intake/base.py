@@ -110,11 +110,17 @@ class Stage:
         target = self.root / f"s{self.count:05d}"
         target.mkdir(parents=True)
         said = notes if notes is not None else []
+        taken: set[str] = set()
         for name, path in files.items():
             safe = "/".join(safe_name(part) for part in name.split("/"))
+            if safe in taken:  # two names made safe alike: both kept, apart
+                stem, dot, suffix = safe.rpartition(".") if "." in safe else (safe, "", "")
+                tag = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+                safe = f"{stem}~{tag}{dot}{suffix}"
+            taken.add(safe)
             if safe != name:
-                said.append(f"`{name}` was handed in as `{safe}`: its name is not one a disk "
-                            "can hold (`..`, too long, or control characters)")
+                said.append(f"`{name}` is kept as `{safe}`: its name cannot be a file name "
+                            "here (`..`, too long, control characters, or alike another's)")
             try:
                 destination = target / safe
                 destination.parent.mkdir(parents=True, exist_ok=True)

@@ -170,3 +170,17 @@ def test_files_too_long_for_the_page_are_not_compared_for_similarity():
     ]
     found = similar.section(PACK, results, threshold=0.5)
     assert found.compared == 2 and found.pairs == []  # the shared huge helper is not compared
+
+
+def test_names_that_clash_once_made_safe_are_both_kept(tmp_path):
+    from graders.intake.base import Stage
+
+    uploads = {}
+    for number, name in enumerate(("x\x01.py", "x\x02.py", "..")):
+        uploads[name] = tmp_path / f"upload{number}"
+        uploads[name].write_text(str(number), encoding="utf-8")
+    notes: list[str] = []
+    folder = Stage(tmp_path / "stage").folder(uploads, notes)
+    kept = {path.name: path.read_text(encoding="utf-8") for path in folder.iterdir()}
+    assert sorted(kept.values()) == ["0", "1", "2"] and "x_.py" in kept and "_.." in kept
+    assert len(notes) == 3 and all("is kept as" in note for note in notes)

@@ -19,6 +19,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,24 +126,33 @@ def test_tls_cluster_gives_the_local_marks_with_a_worker_killed(scheduler, certs
     watcher = open_client(ClusterAccess(scheduler, certs))
     killed: list[int] = []
     graded: list[str] = []
+    done = threading.Event()
 
-    def kill_a_busy_worker(result) -> None:
-        graded.append(result.student)
-        if killed:
-            return
-        pids = watcher.run(os.getpid)
-        busy = [address for address, keys in watcher.processing().items() if keys]
-        for address in busy[:1]:
-            os.kill(pids[address], signal.SIGKILL)  # its nanny starts a new one
-            killed.append(pids[address])
+    def kill_a_busy_worker() -> None:
+        """As soon as a worker is grading a share, kill it (its nanny starts a new one)."""
+        for _ in range(START_SECONDS * 10):
+            busy = [address for address, keys in watcher.processing().items() if keys]
+            if busy or done.is_set():
+                break
+            time.sleep(0.1)
+        if busy and not done.is_set():
+            pid = watcher.run(os.getpid, workers=busy[:1])[busy[0]]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
 
+    killer = threading.Thread(target=kill_a_busy_worker)
+    killer.start()
     try:
         outcome = grade_batch(BatchRequest(
             pack=PACK, sources=sources, out_dir=tmp_path / "tls", fresh=True,
-            cluster=ClusterAccess(scheduler, certs), progress=kill_a_busy_worker,
+            cluster=ClusterAccess(scheduler, certs),
+            progress=lambda result: graded.append(result.student),
         ))
     finally:
+        done.set()
+        killer.join()
         watcher.close()
+    assert killed, "no worker was busy to kill"
     assert outcome.ok, [r.grader_errors for r in outcome.results]
     assert sorted(graded) == sorted(p.name for p in sources)  # each exactly once
     local, remote = (tmp_path / route / "marks.csv" for route in ("local", "tls"))

@@ -26,6 +26,7 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from graders import PACKAGE_DIR
+from graders.cluster import ClusterAccess, check_access
 from graders.consensus import SharedLines, as_option, class_consensus
 from graders.errors import GraderError
 from graders.feedback import FeedbackWriter
@@ -66,7 +67,7 @@ class BatchRequest:
     isolation: Isolation | None = None  # RLIMITS here is the only way to grade without bwrap
     progress: Progress | None = None
     jobs: int = 1
-    cluster: str | None = None  # `local:N` or a Dask scheduler address: grade there
+    cluster: ClusterAccess | str | None = None  # `local:N`, or a Dask scheduler: grade there
     write_index: bool = True
     roster: Roster | None = None  # --roster: names, e-mails; its people with no submission
     times: Mapping[str, datetime] | None = None  # --times (wins over the export's times)
@@ -109,6 +110,8 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
             f"only. Install it with `{SETUP_COMMAND}`, or pass `--isolation rlimits` to grade "
             "without the sandbox (student code can then read what its uid can read)."
         )
+    if request.cluster is not None:  # before any intake: a refused cluster grades nobody
+        check_access(_access(request.cluster), isolation)
     options = GradeOptions(
         public_only=request.public_only,
         due=request.due,
@@ -313,12 +316,16 @@ def _routes(
         return
     from graders.cluster import close_client, open_client, run_on_cluster
 
-    client = open_client(request.cluster)
+    client = open_client(_access(request.cluster), options.isolation)
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         yield from run_on_cluster(client, request.pack.id, shares_of(pending, workers), options)
     finally:
         close_client(client)
+
+
+def _access(cluster: ClusterAccess | str) -> ClusterAccess:
+    return cluster if isinstance(cluster, ClusterAccess) else ClusterAccess(cluster)
 
 
 def _describe(results: object) -> str:

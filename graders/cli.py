@@ -16,6 +16,7 @@ from rich.markup import escape
 from graders import console
 from graders.batch import SETUP_COMMAND, BatchRequest, grade_batch
 from graders.checks import title_of
+from graders.cluster import ClusterAccess, check_access
 from graders.commands import register_all
 from graders.declaration import describe_keys
 from graders.errors import GraderError
@@ -77,9 +78,14 @@ def default_jobs() -> int:
     show_default=f"the number of CPUs, at most {MAX_JOBS}",
     help="Grading processes to run at once.",
 )
-@click.option("--cluster", metavar="local:N|tcp://HOST:8786",
+@click.option("--cluster", metavar="local:N|tls://HOST:8786",
               help="Grade on a Dask cluster: N local worker processes, or a scheduler's "
               "address (see README, Grading on a cluster).")
+@click.option("--cluster-certs", type=click.Path(file_okay=False, path_type=Path),
+              envvar="GRADE_CLUSTER_CERTS",
+              help="The folder `grade cluster-certs` made, for --cluster tls://...")
+@click.option("--insecure-cluster", is_flag=True,
+              help="Accept a plain tcp:// --cluster (no TLS): anyone on its network can join.")
 @click.option("--layout", type=click.Choice(sorted(layouts())),
               help="How the submissions are laid out (see `grade layouts`); detected if omitted.")
 @click.option("--roster", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -99,6 +105,8 @@ def run_command(
     isolation: str | None,
     jobs: int | None,
     cluster: str | None,
+    cluster_certs: Path | None,
+    insecure_cluster: bool,
     layout: str | None,
     roster: Path | None,
     times: Path | None,
@@ -110,6 +118,7 @@ def run_command(
     people = load_roster(roster) if roster else None
     instructor_times = load_times(times) if times else None
     zone = _zone(zone_name)
+    access = _cluster_access(cluster, cluster_certs, insecure_cluster, isolation)
     code = EXIT_OK
     with tempfile.TemporaryDirectory(prefix="grade-intake-") as stage:
         batches = _batches(paths, assignment, layout, Path(stage))
@@ -123,13 +132,26 @@ def run_command(
             request = BatchRequest(
                 pack=pack, sources=intake.found, out_dir=target,
                 fresh=fresh, due=due, isolation=Isolation(isolation) if isolation else None,
-                jobs=jobs or default_jobs(), cluster=cluster, roster=people,
+                jobs=jobs or default_jobs(), cluster=access, roster=people,
                 times=dict(instructor_times) if instructor_times is not None else None,
                 zone=zone, layout=intake.layout, intake_notes=intake.notes,
             )
             if not _grade_one(request, intake):
                 code = EXIT_FAILED
     sys.exit(code)
+
+
+def _cluster_access(
+    spec: str | None, certs: Path | None, insecure: bool, isolation: str | None
+) -> ClusterAccess | None:
+    """The checked cluster (refused before any intake), its warnings printed."""
+    if spec is None:
+        return None
+    access = ClusterAccess(spec, certs, insecure)
+    for warning in check_access(access, Isolation(isolation) if isolation else None):
+        console.console.print(f"warning: {warning}", style="bold red", markup=False,
+                              soft_wrap=True)
+    return access
 
 
 def _zone(name: str | None) -> tzinfo | None:
@@ -150,14 +172,15 @@ def _grade_one(request: BatchRequest, intake: Intake) -> bool:
         f"({intake.layout} layout)"
     )
     for note in intake.notes:
-        console.console.print(f"intake: {note}", markup=False, style="yellow")
+        console.console.print(f"intake: {console.printable(note)}", markup=False,
+                              style="yellow")
     with console.progress_bar(len(intake.found), pack.id) as advance:
         request.progress = advance
         outcome = grade_batch(request)
     missing = [r.student for r in outcome.results if r.status == "missing"]
     if missing:
-        console.console.print(f"On the roster with no submission: {', '.join(missing)}",
-                              markup=False)
+        console.console.print("On the roster with no submission: "
+                              + console.printable(", ".join(missing)), markup=False)
     console.isolation_line(outcome.isolation)
     console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
     console.class_starter(outcome.shared)
@@ -364,7 +387,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except GraderError as exc:
         # Not markup, not wrapped: the message names paths, which must read (and copy) whole.
-        console.console.print(f"grade: {exc}", style="red", markup=False, soft_wrap=True)
+        console.console.print(f"grade: {console.printable(str(exc), lines=True)}", style="red",
+                              markup=False, soft_wrap=True)
         return EXIT_USAGE
     return EXIT_OK
 

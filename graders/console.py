@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -21,6 +22,24 @@ from graders.sandbox import Isolation
 
 console = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
+# Control characters (C0, DEL, C1: terminal escapes, bells, line breaks) and the bidi controls
+# that reorder what a terminal shows (U+202E makes `gnp.exe` read `exe.png`).
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                         "\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """``text`` safe for a terminal: every control character and bidi control shown escaped
+    (``\\x1b``, ``\\u202e``), so a student's name never moves the cursor, clears the screen
+    or sets the title. ``lines=True`` keeps line breaks and tabs (a multi-line message)."""
+
+    def shown(match: re.Match[str]) -> str:
+        char = match.group()
+        if lines and char in "\n\t":
+            return char
+        return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+
+    return UNPRINTABLE.sub(shown, text)
 
 
 def isolation_line(isolation: Isolation) -> None:
@@ -42,7 +61,8 @@ def progress_bar(total: int, title: str) -> Iterator[OnResult]:
         task = bar.add_task(title, total=total, last="")
 
         def advance(result: SubmissionResult) -> None:
-            bar.update(task, advance=1, last=f"{result.student}: {result.total:g}")
+            bar.update(task, advance=1, last=escape(f"{printable(result.student)}: "
+                                                    f"{result.total:g}"))
 
         yield advance
 
@@ -50,7 +70,7 @@ def progress_bar(total: int, title: str) -> Iterator[OnResult]:
 def summary(outcome: BatchOutcome, title: str) -> None:
     """The class summary: a table on a terminal; plain CSV lines (one per student, never
     wrapped or cut) when the output goes to a file or a pipe."""
-    rows = [_row(r) for r in outcome.results]
+    rows = [[printable(cell) for cell in _row(r)] for r in outcome.results]
     if out.is_terminal:
         table = Table(title=title, show_lines=False)
         table.add_column("student", overflow="fold", ratio=2)  # folded, never cut
@@ -71,7 +91,7 @@ def summary(outcome: BatchOutcome, title: str) -> None:
         writer.writerows(rows)
         out.print(buffer.getvalue().rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
     for message in outcome.grader_errors:
-        console.print(f"[red]Grader error:[/] {escape(message)}")
+        console.print(f"[red]Grader error:[/] {escape(printable(message, lines=True))}")
 
 
 def _row(r: SubmissionResult) -> list[str]:

@@ -47,6 +47,11 @@ class SubmissionSpec(Strict):
         "places them in the workspace beside the required files, where rules check them too; "
         "`forbid` also does, but deducts `penalties.extra_files` once.",
     )
+    max_mb: float = Field(
+        20, gt=0, le=1000,
+        description="Cap on one student's hand-in, in MB (10^6 bytes): files past it are not "
+        "read (Python files are read first), and the report says which.",
+    )
     entry_program: str | None = Field(
         None,
         description="Where the handout names no file: the student's program (the file whose "

@@ -30,14 +30,35 @@ def clean_text(text: str) -> str:
         return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def read_files(source: Path, problems: list[Violation]) -> dict[str, bytes]:
+def read_files(
+    source: Path, problems: list[Violation], cap: int = MAX_ZIP_BYTES
+) -> dict[str, bytes]:
     """Every file of a hand-in (a folder, a zip or one file) by relative POSIX path, at most
-    ``MAX_FILE_BYTES`` each; what is refused is added to ``problems``."""
+    ``MAX_FILE_BYTES`` each and ``cap`` bytes in all (Python files first, so the required
+    files are read before a heap of data files); what is refused is added to ``problems``."""
     if source.is_dir():
-        return _read_folder(source, problems)
+        return _read_folder(source, problems, cap)
     if source.suffix.lower() == ".zip":
-        return _read_zip(source, problems)
+        return _read_zip(source, problems, cap)
     return {source.name: _head(source)}
+
+
+def _python_first(name: str) -> tuple[bool, int, str]:
+    path = PurePosixPath(name)
+    return path.suffix != ".py", len(path.parts), name
+
+
+def _over_cap(
+    problems: list[Violation], source: Path, skipped: list[str], cap: int, zipped: bool
+) -> None:
+    if skipped:
+        shown = ", ".join(f"`{name}`" for name in skipped[:5])
+        more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+        what = "unpacks to too much data: over" if zipped else "is over"
+        problems.append(_problem(
+            "zip" if zipped else "too-large", source.name,
+            f"{what} the assignment's cap of {cap / 1e6:g} MB per student; {len(skipped)} "
+            f"file(s) past it were not read ({shown}{more})"))
 
 
 def _head(path: Path) -> bytes:
@@ -46,8 +67,8 @@ def _head(path: Path) -> bytes:
         return handle.read(MAX_FILE_BYTES)
 
 
-def _read_folder(folder: Path, problems: list[Violation]) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
+def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str, bytes]:
+    kept: list[Path] = []
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
         if IGNORED_PARTS & set(relative.parts) or len(relative.parts) > SEARCH_DEPTH:
@@ -58,11 +79,30 @@ def _read_folder(folder: Path, problems: list[Violation]) -> dict[str, bytes]:
             )
             continue
         if path.is_file():
-            files[clean_text(relative.as_posix())] = _head(path)
+            kept.append(path)
+    total, chosen, skipped = 0, set(), []
+    for path in sorted(kept, key=lambda p: _python_first(p.relative_to(folder).as_posix())):
+        size = min(path.stat().st_size, MAX_FILE_BYTES)
+        if total + size > cap:
+            skipped.append(clean_text(path.relative_to(folder).as_posix()))
+            continue
+        total += size
+        chosen.add(path)
+    _over_cap(problems, folder, skipped, cap, zipped=False)
+    files: dict[str, bytes] = {}
+    for path in kept:  # in the folder's order: at most `cap` bytes are ever held
+        name = clean_text(path.relative_to(folder).as_posix())
+        if path not in chosen:
+            continue
+        try:
+            files[name] = _head(path)
+        except OSError as exc:  # unreadable, or gone: this file's problem, not the class's
+            problems.append(_problem("intake", name, f"could not be read ({exc.strerror or exc}); "
+                                     "it was ignored"))
     return files
 
 
-def _read_zip(path: Path, problems: list[Violation]) -> dict[str, bytes]:
+def _read_zip(path: Path, problems: list[Violation], cap: int) -> dict[str, bytes]:
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
@@ -72,6 +112,7 @@ def _read_zip(path: Path, problems: list[Violation]) -> dict[str, bytes]:
     total = 0
     with archive:
         entries = [info for info in archive.infolist() if not info.is_dir()]
+        skipped: list[str] = []
         if len(entries) > MAX_ZIP_ENTRIES:
             problems.append(_problem("zip", path.name, "has too many files"))
             entries = entries[:MAX_ZIP_ENTRIES]
@@ -91,9 +132,9 @@ def _read_zip(path: Path, problems: list[Violation]) -> dict[str, bytes]:
                     _problem("symlink", info.filename, "is a symbolic link; it was ignored")
                 )
                 continue
-            if total + info.file_size > MAX_ZIP_BYTES:
-                problems.append(_problem("zip", path.name, "unpacks to too much data"))
-                break
+            if total + info.file_size > cap:  # as its header says (never read past it)
+                skipped.append(clean_text(info.filename))
+                continue
             try:  # sizes in the headers may lie: never decompress more than one file's cap
                 with archive.open(info) as member:
                     data = member.read(MAX_FILE_BYTES + 1)
@@ -111,7 +152,11 @@ def _read_zip(path: Path, problems: list[Violation]) -> dict[str, bytes]:
                 )
                 continue
             total += len(data)
+            if total > cap:  # the header lied about the size
+                skipped.append(clean_text(info.filename))
+                break
             files[name.as_posix()] = data[:MAX_FILE_BYTES]
+    _over_cap(problems, path, skipped, cap, zipped=True)
     return files
 
 

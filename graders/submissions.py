@@ -152,8 +152,8 @@ def prepare(
         submitted_at=submitted_at,
     )
     submission.problems += [Violation(rule="intake", file="", message=note) for note in notes]
-    raw = read_files(source, submission.problems)
     spec = pack.declaration.submission
+    raw = read_files(source, submission.problems, int(spec.max_mb * 1_000_000))
     picked: dict[str, str] = {}  # graded name -> path handed in
     for name in pack.submitted_files:
         path = _pick(name, raw, submission, required=name in spec.files, pack=pack)

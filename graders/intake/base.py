@@ -9,8 +9,10 @@ in the report, never a silent pick.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
+import traceback
 import unicodedata
 import zipfile
 import zlib
@@ -24,6 +26,8 @@ from graders.handin import IGNORED_PARTS, MAX_FILE_BYTES
 
 CLASS_MAX_ENTRIES = 50_000  # a class zip: a thousand students with a few dozen files each
 CLASS_MAX_BYTES = 1024 * 1024 * 1024
+MAX_NAME_BYTES = 200  # of one path part on disk: below the usual 255, room for suffixes
+UNSAFE_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f/\\]")
 NOISE = IGNORED_PARTS | {"Thumbs.db", "desktop.ini"}
 
 
@@ -98,19 +102,67 @@ class Stage:
         self.root = root
         self.count = 0
 
-    def folder(self, files: dict[str, Path]) -> Path:
-        """A new folder holding ``files`` (submitted name -> file in the export)."""
+    def folder(self, files: dict[str, Path], notes: list[str] | None = None) -> Path:
+        """A new folder holding ``files`` (submitted name -> file in the export). Each name is
+        made safe on disk (:func:`safe_name`); an upload that cannot be copied is left out.
+        Both are said in ``notes`` (the student's), and the other uploads are staged."""
         self.count += 1
         target = self.root / f"s{self.count:05d}"
         target.mkdir(parents=True)
+        said = notes if notes is not None else []
+        taken: set[str] = set()
         for name, path in files.items():
-            destination = target / name
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            if path.is_dir():
-                shutil.copytree(path, destination, symlinks=True)
-            elif not path.is_symlink():
-                shutil.copyfile(path, destination)
+            safe = "/".join(safe_name(part) for part in name.split("/"))
+            if safe in taken:  # two names made safe alike: both kept, apart
+                stem, dot, suffix = safe.rpartition(".") if "." in safe else (safe, "", "")
+                tag = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+                safe = f"{stem}~{tag}{dot}{suffix}"
+            taken.add(safe)
+            if safe != name:
+                said.append(f"`{name}` is kept as `{safe}`: its name cannot be a file name "
+                            "here (`..`, too long, control characters, or alike another's)")
+            try:
+                destination = target / safe
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                if path.is_dir():
+                    shutil.copytree(path, destination, symlinks=True)
+                elif not path.is_symlink():
+                    shutil.copyfile(path, destination)
+            except OSError as exc:
+                said.append(f"`{name}` could not be read from the export "
+                            f"({exc.strerror or exc}); it was not graded")
         return target
+
+
+def safe_name(name: str) -> str:
+    """One path part made safe on disk: control characters, ``/`` and ``\\`` become ``_``;
+    ``""``, ``.`` and ``..`` get a leading ``_``; a name over ``MAX_NAME_BYTES`` keeps its
+    start and its end (the extension) around a hash of the whole, so long names stay apart."""
+    safe = UNSAFE_IN_NAMES.sub("_", name)
+    if safe in ("", ".", ".."):
+        return "_" + safe
+    encoded = safe.encode("utf-8", "surrogateescape")
+    if len(encoded) <= MAX_NAME_BYTES:
+        return safe
+    digest = hashlib.sha256(encoded).hexdigest()[:10]
+    head = encoded[:120].decode("utf-8", "ignore")
+    tail = encoded[-40:].decode("utf-8", "ignore")
+    return f"{head}~{digest}~{tail}"
+
+
+def contained(make: Callable[[], Found], fallback: Found, staging: Stage) -> Found:
+    """``make()``, or, when reading this one submission fails in any way, ``fallback`` with
+    the reason and an empty staged folder: that student's intake problem, never the class's."""
+    try:
+        return make()
+    except Exception as exc:  # noqa: BLE001 - one upload must not stop the class
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        fallback.notes.append(
+            f"this submission could not be read from the export ({type(exc).__name__}: "
+            f"{exc}; in {Path(where.filename).name}:{where.lineno}); nothing of it was graded"
+        )
+        fallback.source = staging.folder({})
+        return fallback
 
 
 def plain_name(text: str) -> str:
@@ -166,9 +218,24 @@ def unpack(archive_path: Path, target: Path) -> list[str]:
             if total > CLASS_MAX_BYTES:
                 notes.append(f"`{archive_path.name}` unpacks to too much data; stopped")
                 break
-            destination = target.joinpath(*name.parts)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            destination.write_bytes(data)
+            notes += _unpacked(target, name.parts, info.filename, data)
+    return notes
+
+
+def _unpacked(target: Path, parts: tuple[str, ...], shown: str, data: bytes) -> list[str]:
+    """Write one member under a safe name; what went wrong, as notes (never raises)."""
+    safe = [safe_name(part) for part in parts]
+    notes = []
+    if safe != list(parts):
+        notes.append(f"`{shown}` was unpacked as `{'/'.join(safe)}`: its name is too long "
+                     "or not safe on disk")
+    try:
+        destination = target.joinpath(*safe)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        destination.write_bytes(data)
+    except OSError as exc:
+        notes.append(f"`{shown}` could not be unpacked ({exc.strerror or exc}: a file and a "
+                     "folder of one name, or a name the disk refuses); it was not graded")
     return notes
 
 

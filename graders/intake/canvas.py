@@ -13,9 +13,20 @@ says so, and ``--times`` gives the time the late rule needs.
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 
-from graders.intake.base import Found, Intake, Layout, Stage, entries, mostly, named, stray
+from graders.intake.base import (
+    Found,
+    Intake,
+    Layout,
+    Stage,
+    contained,
+    entries,
+    mostly,
+    named,
+    stray,
+)
 
 FILE = re.compile(r"(?P<name>[^\W\d_]+)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)",
                   re.IGNORECASE)
@@ -43,7 +54,10 @@ class Canvas(Layout):
             by_user.setdefault(match["user"], []).append((match, path))
         staging = Stage(stage)
         for user, files in by_user.items():
-            intake.found.append(_found(user, files, staging))
+            fallback = Found(id=named(files[0][0]["name"].lower(), user), source=Path(),
+                             lms_id=user)
+            intake.found.append(contained(partial(_found, user, files, staging), fallback,
+                                          staging))
         return intake
 
 
@@ -69,7 +83,7 @@ def _found(user: str, files: list[tuple[re.Match[str], Path]], staging: Stage) -
         elif newest != name:
             found.notes.append(f"`{newest}` was graded as `{name}` (Canvas numbers a "
                                "re-uploaded file)")
-    found.source = staging.folder(chosen)
+    found.source = staging.folder(chosen, found.notes)
     late = any(match["late"] for match, _ in files)
     found.lms = {"submission": submissions[-1], "ref": f"{sortable}_{user}_{submissions[-1]}",
                  "late": "yes" if late else "no"}

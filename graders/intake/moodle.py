@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from graders.intake.base import (
@@ -19,6 +20,7 @@ from graders.intake.base import (
     Intake,
     Layout,
     Stage,
+    contained,
     entries,
     html_text,
     mostly,
@@ -68,7 +70,9 @@ class Moodle(Layout):
             _add(student, path, match)
         staging = Stage(stage)
         for lms_id, student in students.items():
-            intake.found.append(_found(lms_id, student, staging))
+            fallback = Found(id=named(student.name, lms_id), source=Path(), lms_id=lms_id)
+            intake.found.append(contained(partial(_found, lms_id, student, staging), fallback,
+                                          staging))
         return intake
 
 
@@ -101,7 +105,7 @@ def _found(lms_id: str, student: _Student, staging: Stage) -> Found:
                                        f"`{folder.name}` was not graded")
                     continue
                 files[child.name] = child
-        found.source = staging.folder(files)
+        found.source = staging.folder(files, found.notes)
     if student.text is not None and (student.folders or student.files):
         found.notes.append("the online text was not graded: files were handed in too")
     elif student.text is not None:

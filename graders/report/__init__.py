@@ -86,7 +86,11 @@ class ReportWriter:
         """The student's page and JSON twin, with the TA's overrides applied to ``result``."""
         self._apply_overrides(result)
         html = self.env.get_template("student.html.j2").render(r=result, pack=self.pack)
-        write_atomic(self.student_json(result.student).with_suffix(".html"), html)
+        page = self.student_json(result.student).with_suffix(".html")
+        names = list(result.files)
+        for index, link in views.linked_only(result).items():  # plain text: never run as HTML
+            write_atomic(page.parent / link, result.files[names[index - 1]])
+        write_atomic(page, html)
         write_atomic(self.student_json(result.student), result.to_json())
 
     def write_index(

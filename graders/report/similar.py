@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from graders.packs import Pack
+from graders.report import views
 from graders.report.source import lines_of
 from graders.results import SubmissionResult, write_atomic
 
@@ -47,7 +48,7 @@ def section(pack: Pack, results: Sequence[SubmissionResult], threshold: float = 
     ``cache`` file, a batch whose files are all unchanged reuses the last comparison (a
     regrade or an override does not compare a large class again)."""
     try:
-        sources = {r.student: r.files for r in results
+        sources = {r.student: _compared(r) for r in results
                    if any(n.endswith(".py") for n in r.files)}
         key = _key(pack, sources, threshold)
         reused = _cached(cache, key) if cache is not None else None
@@ -60,6 +61,14 @@ def section(pack: Pack, results: Sequence[SubmissionResult], threshold: float = 
         with contextlib.suppress(OSError, TypeError, ValueError):  # only a cache
             write_atomic(cache, json.dumps({"key": key, "section": asdict(found)}))
     return found
+
+
+def _compared(result: SubmissionResult) -> dict[str, str]:
+    """The files compared: those shown on the student page (a file too long for the page,
+    linked instead, is not compared: three 1.9 MB helpers took a minute per pair)."""
+    linked = views.linked_only(result)
+    return {name: text for index, (name, text) in enumerate(result.files.items(), 1)
+            if index not in linked}
 
 
 def _key(pack: Pack, sources: dict[str, dict[str, str]], threshold: float) -> str:

@@ -29,6 +29,7 @@ MIN_FOLD = 3  # shorter unchanged runs are shown, not folded
 ONE_SIDED = 8  # lines of a one-sided run (missing or extra output) shown before folding
 MAX_VARIANTS = 4  # variants of one failure shown in full on a student page
 SIMILAR = 0.6  # replaced line pairs at least this similar get a character-level highlight
+PAGE_SOURCE_CHARS = 300_000  # source shown on one student page; the rest is linked as files
 
 MODE_HELP = {
     "exact": "Every character counts: spaces, blank lines, capitals and the final newline must "
@@ -271,18 +272,35 @@ def source_files(result: SubmissionResult) -> list[dict[str, Any]]:
     "lines", "hits", "helper"}``; ``label`` names the file handed in when the program was
     graded under another name (``pnt.py (your 472-Code3/Main.py)``)."""
     shown = []
+    linked_files = linked_only(result)
     for index, (name, text) in enumerate(result.files.items(), 1):
         hits = sorted({v.line for v in result.violations if v.file == name and v.line})
         handed_in = result.aliases.get(name)
+        link = linked_files.get(index)
         shown.append({
             "name": name,
             "label": f"{name} (your {handed_in})" if handed_in else name,
             "anchor": f"file-{index}",
-            "lines": source.highlighted(name, text),
+            "lines": [] if link else source.highlighted(name, text),
+            "count": len(text.splitlines()),
+            "link": link,
             "hits": hits,
             "helper": name in result.helpers,
         })
     return shown
+
+
+def linked_only(result: SubmissionResult) -> dict[int, str]:
+    """The files too long for the page (``PAGE_SOURCE_CHARS`` of source in all, files in
+    order, each shown whole or not at all), by their number: each is written beside the page
+    as plain text (``students/<slug>.files/file-N.txt``) and linked, by this relative path."""
+    budget, linked_files = PAGE_SOURCE_CHARS, {}
+    for index, text in enumerate(result.files.values(), 1):
+        if len(text) <= budget:
+            budget -= len(text)
+        else:
+            linked_files[index] = f"{slugify(result.student)}.files/file-{index}.txt"
+    return linked_files
 
 
 def linked(result: SubmissionResult, text: str) -> list[tuple[str, str | None]]:

@@ -12,6 +12,7 @@ import pytest
 
 from graders.batch import digest_pack
 from graders.cluster import close_client, grade_remote, open_client, run_on_cluster
+from graders.cluster_wire import options_json, results_from_answer, share_json
 from graders.errors import GraderError
 from graders.packs import get_pack
 from graders.parallel import GradeOptions, grade_share
@@ -74,8 +75,9 @@ def test_a_lost_worker_loses_no_student(client, tmp_path: Path):
 def test_a_worker_with_another_harness_refuses(tmp_path: Path):
     [submission] = prepared(tmp_path)[:1]
     stale = replace(options(), pack_digest="0" * 64)
+    answer = grade_remote(PACK.id, share_json([submission]), options_json(stale))
     with pytest.raises(GraderError, match="differs from the parent's"):
-        grade_remote(PACK.id, [submission], stale)
+        results_from_answer(answer, [submission], PACK.id)
 
 
 def test_a_bad_cluster_spec_is_named():

@@ -44,6 +44,7 @@ import os
 import signal
 import sys
 import threading
+import types
 from pathlib import Path
 
 REFUSED_STATUS = 86
@@ -94,6 +95,9 @@ def install(harness_dir: str) -> None:
     ident, write, exit_now, read_file = threading.get_ident, os.write, os._exit, io.open
     type_, callable_, len_, str_, int_, frameless, refused = (
         type, callable, len, str, int, _frameless, Refused)
+    id_, any_, compile_, code_type, is_frozen, get_frozen, basename = (
+        id, any, compile, types.CodeType, _imp.is_frozen, _imp.get_frozen_object,
+        os.path.basename)
     kill, frame_attributes, fresh, texts = (
         dict(KILL), FRAME_ATTRIBUTES, FRESH_MODULES, TEXT_TRACEBACKS)
     spec_type, signals, handlers, modules = (
@@ -106,19 +110,71 @@ def install(harness_dir: str) -> None:
         write(2, f"\n{marker} {reason}\n".encode("utf-8", "replace"))
         exit_now(status)
 
+    # Who wrote a piece of code is told by the code object itself, never by its file name
+    # (student code can carry any name: `<frozen os>`, a renamed pyc): every code object
+    # alive now is trusted (no student code has run yet); one made later counts as the
+    # standard library's or the harness's only if it equals the code compiled from the
+    # genuine file (or frozen module) it names, which no sandbox uid can write.
+    known = _code_snapshot()
+    ours_too = {key for key, code in known.items()
+                if code.co_filename.startswith(harness) or code.co_filename == ours}
+    verdicts: dict = {}
+    origins: dict = {}
+
     def kind(code) -> str:
+        key = id_(code)
+        if key in known:
+            return "harness" if key in ours_too else "stdlib"
+        seen = verdicts.get(key)
+        if seen is None or seen[0] is not code:
+            seen = verdicts[key] = (code, vouched(code))
+        return seen[1]
+
+    def vouched(code) -> str:
         name = code.co_filename
+        if type_(name) is not str_:
+            return "student"
         if name.startswith(harness) or name == ours:
-            return "harness"
-        if name.startswith(stdlib) or name.startswith("<frozen "):
-            return "stdlib"
-        return "student"
+            place = "harness"
+        elif name.startswith(stdlib) or name.startswith("<frozen "):
+            place = "stdlib"
+        else:
+            return "student"
+        return place if found_in(name, code) else "student"
+
+    def found_in(name: str, code) -> bool:
+        """Whether ``code`` equals the code at its name and line in the file ``name``."""
+        if name not in origins:
+            origins[name] = index_of(origin_of(name))
+        twins = origins[name].get((code.co_qualname, code.co_firstlineno), ())
+        return any_(twin == code for twin in twins)
+
+    def index_of(module) -> dict:
+        """``(qualified name, first line) -> [code]`` of a module's code and all it nests."""
+        index: dict = {}
+        stack = [module] if type_(module) is code_type else []
+        while stack:
+            code = stack.pop()
+            index.setdefault((code.co_qualname, code.co_firstlineno), []).append(code)
+            stack.extend([c for c in code.co_consts if type_(c) is code_type])
+        return index
+
+    def origin_of(name: str):
+        try:
+            if name.startswith("<frozen "):
+                module = name[len_("<frozen "):-1]
+                return get_frozen(module) if is_frozen(module) else None
+            with read_file(name, "rb") as handle:
+                return compile_(handle.read(), name, "exec", dont_inherit=True)
+        except (OSError, SyntaxError, ValueError, ImportError):
+            return None
 
     def spoofed(filename: object) -> bool:
         if type_(filename) is not str_:
             return False
         assert isinstance(filename, str)  # for mypy; type_ is the real type, bound above
-        return filename.startswith(harness) or filename.startswith(stdlib)
+        return (filename.startswith(harness) or filename.startswith(stdlib)
+                or filename.startswith("<frozen"))
 
     def frame_access(caller, what: str) -> None:
         if kind(caller.f_code) == "student":
@@ -178,7 +234,8 @@ def install(harness_dir: str) -> None:
         if current is None or (event != "call" and event != "return"):
             return
         code = frame.f_code
-        if code.co_filename.rpartition("/")[2] != current["scope"]:
+        # the harness's and Python's own code may recurse
+        if id_(code) in known or kind(code) != "student":
             return
         active = current["active"]
         if event == "call":
@@ -238,6 +295,9 @@ def install(harness_dir: str) -> None:
             stop("your code tried to use ctypes, which reaches into the grader's memory")
         elif event == "compile":
             compiled(args)
+        elif event == "open" and args and type_(args[0]) in (str_, bytes):
+            if basename(args[0]) in ("mem", b"mem"):
+                stop("your code tried to read or write the grader's memory (/proc/self/mem)")
         elif event == "code.__new__" and len_(args) > 1 and spoofed(args[1]):
             stop(f"your code tried to pass itself off as the grader's or Python's ({args[1]})")
         elif event in ("marshal.loads", "marshal.load"):
@@ -268,6 +328,26 @@ def install(harness_dir: str) -> None:
 
     _lock_modules()
     sys.addaudithook(hook)
+
+
+def _code_snapshot() -> dict:
+    """``id -> code`` of every code object alive now (strong references: ids stay unique)."""
+    found: dict = {}
+    for thing in gc.get_objects():
+        if type(thing) is types.CodeType:
+            _add_code(found, thing)
+        elif type(thing) is types.FunctionType:
+            _add_code(found, thing.__code__)
+    return found
+
+
+def _add_code(found: dict, code: types.CodeType) -> None:
+    stack = [code]
+    while stack:
+        code = stack.pop()
+        if id(code) not in found:
+            found[id(code)] = code
+            stack.extend(c for c in code.co_consts if type(c) is types.CodeType)
 
 
 def _create_builtin(spec):

@@ -69,6 +69,11 @@ KILL = {
 }
 
 
+# A code object's identity, as ``id`` gives it but without the audit event ``id`` raises:
+# ``object.__hash__`` is the address, rotated (code objects hash by content instead).
+IDENTITY = object.__hash__
+
+
 class Refused(ValueError):
     """Raised where the standard library asked for a frame on student code's behalf."""
 
@@ -95,9 +100,9 @@ def install(harness_dir: str) -> None:
     ident, write, exit_now, read_file = threading.get_ident, os.write, os._exit, io.open
     type_, callable_, len_, str_, int_, frameless, refused = (
         type, callable, len, str, int, _frameless, Refused)
-    id_, any_, compile_, code_type, is_frozen, get_frozen, basename = (
-        id, any, compile, types.CodeType, _imp.is_frozen, _imp.get_frozen_object,
-        os.path.basename)
+    # identity without `id()`, which raises an audit event on every call
+    id_, any_, compile_, code_type, is_frozen, get_frozen = (
+        IDENTITY, any, compile, types.CodeType, _imp.is_frozen, _imp.get_frozen_object)
     kill, frame_attributes, fresh, texts = (
         dict(KILL), FRAME_ATTRIBUTES, FRESH_MODULES, TEXT_TRACEBACKS)
     spec_type, signals, handlers, modules = (
@@ -295,8 +300,9 @@ def install(harness_dir: str) -> None:
             stop("your code tried to use ctypes, which reaches into the grader's memory")
         elif event == "compile":
             compiled(args)
-        elif event == "open" and args and type_(args[0]) in (str_, bytes):
-            if basename(args[0]) in ("mem", b"mem"):
+        elif event == "open" and args and (type_(args[0]) is str_ or type_(args[0]) is bytes):
+            slash = "/" if type_(args[0]) is str_ else b"/"
+            if args[0].rpartition(slash)[2] in ("mem", b"mem"):  # /proc/<pid>/mem
                 stop("your code tried to read or write the grader's memory (/proc/self/mem)")
         elif event == "code.__new__" and len_(args) > 1 and spoofed(args[1]):
             stop(f"your code tried to pass itself off as the grader's or Python's ({args[1]})")
@@ -331,7 +337,8 @@ def install(harness_dir: str) -> None:
 
 
 def _code_snapshot() -> dict:
-    """``id -> code`` of every code object alive now (strong references: ids stay unique)."""
+    """``identity -> code`` of every code object alive now (strong references keep each
+    identity unique: it is the object's address, see :data:`IDENTITY`)."""
     found: dict = {}
     for thing in gc.get_objects():
         if type(thing) is types.CodeType:
@@ -345,8 +352,8 @@ def _add_code(found: dict, code: types.CodeType) -> None:
     stack = [code]
     while stack:
         code = stack.pop()
-        if id(code) not in found:
-            found[id(code)] = code
+        if IDENTITY(code) not in found:
+            found[IDENTITY(code)] = code
             stack.extend(c for c in code.co_consts if type(c) is types.CodeType)
 
 

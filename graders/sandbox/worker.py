@@ -79,7 +79,8 @@ class Worker:
             os.close(request_read)
             os.close(response_write)
         self._key, self._answers = secrets.token_bytes(32), 0
-        self._send({"key": self._key.hex()})  # before any student code exists
+        with contextlib.suppress(OSError):  # a worker that died at once is reported below
+            self._send({"key": self._key.hex()})  # before any student code exists
         self._asked = b""
         ready = self._receive(time.monotonic() + STARTUP_SECONDS)
         if not isinstance(ready, dict) or not ready.get("ready"):

@@ -337,24 +337,19 @@ def install(harness_dir: str) -> None:
 
 
 def _code_snapshot() -> dict:
-    """``identity -> code`` of every code object alive now (strong references keep each
-    identity unique: it is the object's address, see :data:`IDENTITY`)."""
+    """``identity -> code`` of every function's code alive now and the code nested in it
+    (strong references keep each identity unique: it is the object's address, see
+    :data:`IDENTITY`). Called before any student code exists."""
     found: dict = {}
-    for thing in gc.get_objects():
-        if type(thing) is types.CodeType:
-            _add_code(found, thing)
-        elif type(thing) is types.FunctionType:
-            _add_code(found, thing.__code__)
-    return found
-
-
-def _add_code(found: dict, code: types.CodeType) -> None:
-    stack = [code]
+    function, code_type = types.FunctionType, types.CodeType
+    stack = [thing.__code__ for thing in gc.get_objects() if type(thing) is function]
     while stack:
         code = stack.pop()
-        if IDENTITY(code) not in found:
-            found[IDENTITY(code)] = code
-            stack.extend(c for c in code.co_consts if type(c) is types.CodeType)
+        key = IDENTITY(code)
+        if key not in found:
+            found[key] = code
+            stack += [const for const in code.co_consts if type(const) is code_type]
+    return found
 
 
 def _create_builtin(spec):

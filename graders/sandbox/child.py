@@ -133,12 +133,13 @@ def encode(message: dict) -> bytes:
     return json.dumps(message, allow_nan=False, ensure_ascii=False).encode("utf-8", "replace")
 
 
-def sendable(response: dict) -> bytes:
-    """``response`` encoded, or, when its value cannot be sent (nan, a 100 000-digit int, a
-    100 MB string), the same response turned into a NotPlainData error: the student is told
-    why, instead of the worker dying on the way out."""
+def sendable(response: dict, encoder=None) -> bytes:
+    """``response`` encoded (by ``encoder``, else :func:`encode`), or, when its value cannot
+    be sent (nan, a 100 000-digit int, a 100 MB string), the same response turned into a
+    NotPlainData error: the student is told why, instead of the worker dying on the way out."""
+    encoder = encoder or encode
     try:
-        data = encode(response)
+        data = encoder(response)
     except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
         problem = str(exc)[:300]
         if "float" in problem:
@@ -154,7 +155,7 @@ def sendable(response: dict) -> bytes:
     fallback = {key: value for key, value in response.items() if key != "value"}
     fallback["ok"] = False
     fallback["error"] = {"type": "NotPlainData", "message": reason, "traceback": ""}
-    return encode(fallback)
+    return encoder(fallback)
 
 
 def write_message(stream: BinaryIO, message: dict) -> None:
@@ -270,6 +271,7 @@ class Channel:
             None, _unsendable, _json.encode_basestring, None, ":", ",", False, False, False
         )
         self.join, self.tasks, self.digest = "".join, os.listdir, _hmac_digest()
+        self.shape = sendable  # bound now: student code may rebind the module's
         for fd in (REQUEST_FD, RESPONSE_FD):  # never inherited by a program student code runs
             os.set_inheritable(fd, False)
         # nor kept by a fork: a leftover child could read the next request
@@ -306,36 +308,13 @@ class Channel:
         holds, of the answer's number, the request it answers (as received) and the answer.
         Student code can write into the pipes, replace them (``dup2``) or hand them to a
         relay process, but cannot sign: the parent throws away every answer not signed so."""
-        body = self.sendable(message)
+        body = self.shape(message, self.encode)
         signed = self.count(self.sent) + self.asked + body
         tag = self.digest(self.key, signed, "sha256")
         self.sent += 1
         data = memoryview(self.pack(len(body)) + body + tag)
         while data:  # a write may take only part of a large answer
             data = data[self.write(self.responses, data) :]
-
-    def sendable(self, response: dict) -> bytes:
-        """``response`` encoded, or, when its value cannot be sent (nan, a 100 000-digit int,
-        a 100 MB string), the same response turned into a NotPlainData error: the student is
-        told why, instead of the worker dying on the way out."""
-        try:
-            data = self.encode(response)
-        except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
-            problem = str(exc)[:300]
-            if "float" in problem:
-                problem = "nan or infinity, which plain data cannot hold"
-            reason = f"a value that cannot be sent back ({problem})"
-        else:
-            if len(data) <= MAX_RESPONSE_BYTES:
-                return data
-            reason = (
-                f"a value too large to send back ({len(data) >> 20} MB; the most is "
-                f"{MAX_RESPONSE_BYTES >> 20} MB)"
-            )
-        fallback = {key: value for key, value in response.items() if key != "value"}
-        fallback["ok"] = False
-        fallback["error"] = {"type": "NotPlainData", "message": reason, "traceback": ""}
-        return self.encode(fallback)
 
     def lone_thread(self) -> bool:
         """Whether the worker runs one thread only (a thread left running by student code

@@ -13,17 +13,22 @@ What is refused, and why (``docs/threat-model.md``):
 - reaching the harness's frames, where the request id and the probe's state live:
   ``sys._getframe``, ``sys._current_frames``, ``tb_frame``, ``gi_frame``, ``cr_frame``,
   ``ag_frame``; a signal handler gets ``None`` for its frame;
-- giving student code a standard-library or harness file name (``compile``, ``code.__new__``),
-  which would hide it from the recursion probe and pass it for the harness.
+- giving student code a standard-library, harness or ``<frozen ...>`` file name (``compile``,
+  ``code.__new__``); opening a file named ``mem`` (``/proc/self/mem``: the worker is
+  non-dumpable, so the kernel refuses it too).
 
-Who is asking is decided by the nearest frame that is not the standard library's: code of the
-harness's files passes; student code is stopped. A refusal made directly by student code stops
-the worker at once (``os._exit(REFUSED_STATUS)``, after a line ``graders-refused: <reason>`` on
-fd 2): it cannot be caught, and the parent turns it into the student's failure with that reason.
-When the standard library asks on a student's behalf (``namedtuple``, ``typing`` and ``logging``
-read the caller's module name; ``inspect.stack()``), the call raises :class:`Refused`, a
-``ValueError``, which those modules already tolerate; ``traceback``'s text functions (``print_exc``
-and friends) are allowed, since they hand back text only.
+Who is asking is decided by the nearest frame that is not the standard library's: the harness's
+code passes; student code is stopped. Code is told apart by the code object, never by its file
+name (a name is the student's to choose: ``_imp._fix_co_filename`` renames code with no audit
+event): what existed when the guard was installed is trusted, and code made later is Python's or
+the harness's only if it equals the code compiled from the read-only file it names. A refusal
+made directly by student code stops the worker at once (``os._exit(REFUSED_STATUS)``, after a
+line ``graders-refused: <reason>`` on fd 2): it cannot be caught, and the parent turns it into
+the student's failure with that reason. When the standard library asks on a student's behalf
+(``namedtuple``, ``typing`` and ``logging`` read the caller's module name; ``inspect.stack()``),
+the call raises :class:`Refused`, a ``ValueError``, which those modules already tolerate;
+``traceback``'s text functions (``print_exc`` and friends) are allowed, since they hand back
+text only.
 
 Why frame identity and not a flag: a flag is data, and data the harness can reach, student code
 reaching the same module can flip. The recursion watch instead remembers the *frame* that

@@ -16,7 +16,8 @@ calls it), every function passed as that argument anywhere in the file (by name,
 ``self.m``, inside a ``lambda`` or ``functools.partial(f, ...)``) gets an edge from it. So
 ``_value(state, _value)`` with ``def _value(state, again): ... again(child, again)`` is a
 cycle. Names built at run time (``globals()["f"]``, ``getattr``) stay invisible: the run-time
-probe of the pack watches those.
+probe of the pack watches those. Functions made from text (``exec``, ``eval``, ``compile``)
+cannot be read at all: each such call in the file is a violation of its own (``built_code``).
 
 Targets are ``functions`` and, when ``interface_file`` is given, the functions that the module
 level dict ``interface_mapping`` of that (submitted) file names under ``interface_keys``; a
@@ -90,6 +91,10 @@ class NoRecursion(Rule):
                 reported.update(cycle)
                 yield self.violation(ctx, "recursion", functions[name].node, function=name,
                                      target=label, cycle=" -> ".join([*cycle, cycle[0]]))
+        targets = self._targets(ctx, functions)
+        for node, call in built_code(require_tree(ctx)):
+            target = targets[0][1] if targets else "the solution that must be iterative"
+            yield self.violation(ctx, "built_code", node, call=call, target=target)
 
     def _targets(self, ctx: RuleContext,
                  functions: dict[str, FunctionInfo]) -> list[tuple[str, str]]:
@@ -103,6 +108,26 @@ class NoRecursion(Rule):
                 if name in functions:
                     found.append((name, f"`{name}` ({mapping}[{key!r}])"))
         return list(dict.fromkeys(found))
+
+
+BUILDERS = frozenset({"exec", "eval", "compile"})
+
+
+def built_code(tree: ast.Module) -> Iterator[tuple[ast.Call, str]]:
+    """Each call of ``exec``, ``eval`` or ``compile`` (bare or as ``builtins.exec``) in the
+    file: functions made from text at run time are invisible to the call graph, so a file
+    that must hold an iterative solution may not make them (the run-time watch sees their
+    recursion too, and this rule says why the file cannot be read)."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in BUILDERS:
+            yield node, func.id
+        elif (isinstance(func, ast.Attribute) and func.attr in BUILDERS
+              and isinstance(func.value, ast.Name)
+              and func.value.id in ("builtins", "__builtins__")):
+            yield node, f"{func.value.id}.{func.attr}"
 
 
 def interface_names(source: str, mapping: str, keys: list[str],

@@ -13,7 +13,10 @@ The answer channel is out of student code's reach: the request id lives only in
 :func:`serve`'s frame (frames are refused by the guard, ``child_guard.py``), the pipes are
 closed in forked children and never inherited by programs, a worker left with a student thread
 stops before it reads the next request, and the answer is encoded by functions bound before any
-student code ran (:class:`Channel`). Each answer carries ``watches``: what the guard's
+student code ran (:class:`Channel`). Every answer is signed with a key the parent sends before
+any student code exists, so an answer written by student code or rewritten by a relay process
+is thrown away; the process is non-dumpable, so its memory is closed to every process,
+itself included (:func:`_hide_memory`). Each answer carries ``watches``: what the guard's
 recursion watches found during the call, drained from the guard by this frame only.
 """
 
@@ -130,12 +133,13 @@ def encode(message: dict) -> bytes:
     return json.dumps(message, allow_nan=False, ensure_ascii=False).encode("utf-8", "replace")
 
 
-def sendable(response: dict) -> bytes:
-    """``response`` encoded, or, when its value cannot be sent (nan, a 100 000-digit int, a
-    100 MB string), the same response turned into a NotPlainData error: the student is told
-    why, instead of the worker dying on the way out."""
+def sendable(response: dict, encoder=None) -> bytes:
+    """``response`` encoded (by ``encoder``, else :func:`encode`), or, when its value cannot
+    be sent (nan, a 100 000-digit int, a 100 MB string), the same response turned into a
+    NotPlainData error: the student is told why, instead of the worker dying on the way out."""
+    encoder = encoder or encode
     try:
-        data = encode(response)
+        data = encoder(response)
     except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
         problem = str(exc)[:300]
         if "float" in problem:
@@ -151,7 +155,7 @@ def sendable(response: dict) -> bytes:
     fallback = {key: value for key, value in response.items() if key != "value"}
     fallback["ok"] = False
     fallback["error"] = {"type": "NotPlainData", "message": reason, "traceback": ""}
-    return encode(fallback)
+    return encoder(fallback)
 
 
 def write_message(stream: BinaryIO, message: dict) -> None:
@@ -259,24 +263,29 @@ class Channel:
 
     def __init__(self) -> None:
         header = struct.Struct(">I")
-        self.pack, self.unpack = header.pack, header.unpack
+        self.pack, self.unpack, self.count = header.pack, header.unpack, struct.Struct(">Q").pack
         self.read, self.write = os.read, os.write
         self.requests, self.responses = REQUEST_FD, RESPONSE_FD
         self.scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         self.encoder = _json.make_encoder(
             None, _unsendable, _json.encode_basestring, None, ":", ",", False, False, False
         )
-        self.join, self.tasks = "".join, os.listdir
+        self.join, self.tasks, self.digest = "".join, os.listdir, _hmac_digest()
+        self.shape = sendable  # bound now: student code may rebind the module's
         for fd in (REQUEST_FD, RESPONSE_FD):  # never inherited by a program student code runs
             os.set_inheritable(fd, False)
         # nor kept by a fork: a leftover child could read the next request
         os.register_at_fork(after_in_child=_close_protocol_fds)
+        # The parent's first message is the key that signs every answer; it arrives before
+        # any student code exists, so no relay can have seen it (see :meth:`send`).
+        first = self.receive() or {}
+        self.key, self.sent, self.asked = bytes.fromhex(str(first.get("key", ""))), 0, b""
 
     def receive(self) -> dict | None:
         header = self._exact(4)
         if len(header) < 4:
             return None
-        body = self._exact(self.unpack(header)[0])
+        body = self.asked = self._exact(self.unpack(header)[0])
         message, _ = self.scan(body.decode("utf-8"), 0)
         return message
 
@@ -295,33 +304,17 @@ class Channel:
         return self.join(self.encoder(message, 0)).encode("utf-8", "replace")
 
     def send(self, message: dict) -> None:
-        body = self.sendable(message)
-        data = memoryview(self.pack(len(body)) + body)
+        """Write ``message`` with its signature: HMAC-SHA256, under the key only this object
+        holds, of the answer's number, the request it answers (as received) and the answer.
+        Student code can write into the pipes, replace them (``dup2``) or hand them to a
+        relay process, but cannot sign: the parent throws away every answer not signed so."""
+        body = self.shape(message, self.encode)
+        signed = self.count(self.sent) + self.asked + body
+        tag = self.digest(self.key, signed, "sha256")
+        self.sent += 1
+        data = memoryview(self.pack(len(body)) + body + tag)
         while data:  # a write may take only part of a large answer
             data = data[self.write(self.responses, data) :]
-
-    def sendable(self, response: dict) -> bytes:
-        """``response`` encoded, or, when its value cannot be sent (nan, a 100 000-digit int,
-        a 100 MB string), the same response turned into a NotPlainData error: the student is
-        told why, instead of the worker dying on the way out."""
-        try:
-            data = self.encode(response)
-        except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
-            problem = str(exc)[:300]
-            if "float" in problem:
-                problem = "nan or infinity, which plain data cannot hold"
-            reason = f"a value that cannot be sent back ({problem})"
-        else:
-            if len(data) <= MAX_RESPONSE_BYTES:
-                return data
-            reason = (
-                f"a value too large to send back ({len(data) >> 20} MB; the most is "
-                f"{MAX_RESPONSE_BYTES >> 20} MB)"
-            )
-        fallback = {key: value for key, value in response.items() if key != "value"}
-        fallback["ok"] = False
-        fallback["error"] = {"type": "NotPlainData", "message": reason, "traceback": ""}
-        return self.encode(fallback)
 
     def lone_thread(self) -> bool:
         """Whether the worker runs one thread only (a thread left running by student code
@@ -330,6 +323,33 @@ class Channel:
             return len(self.tasks("/proc/self/task")) <= 1
         except OSError:
             return True
+
+
+def _hmac_digest():
+    """The C function that signs answers (one call, no Python frame on the way)."""
+    try:
+        from _hashlib import hmac_digest  # noqa: PLC0415 - bound once, before student code
+    except ImportError:  # a Python built without OpenSSL
+        from hmac import digest as hmac_digest  # noqa: PLC0415
+    return hmac_digest
+
+
+def _hide_memory() -> None:
+    """Make this process non-dumpable (``prctl(PR_SET_DUMPABLE, 0)``): its ``/proc/<pid>/mem``,
+    ``fd`` and ``environ`` become root's, so neither the student's code in it nor any process
+    it starts can read or write its memory (the key, the guard's watch) or ptrace it. Done
+    through ctypes before any student code exists; ctypes is then dropped from
+    ``sys.modules``, so student code would have to import it again (the guard refuses)."""
+    try:
+        import ctypes  # noqa: PLC0415
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # 4: PR_SET_DUMPABLE
+    except (ImportError, OSError, AttributeError):
+        pass
+    finally:
+        for name in [name for name in sys.modules if name.partition(".")[0] in
+                     ("ctypes", "_ctypes")]:
+            del sys.modules[name]
 
 
 def _unsendable(value: object) -> object:
@@ -345,9 +365,12 @@ def _close_protocol_fds() -> None:
 def serve() -> None:
     """Answer requests until the parent closes the request pipe.
 
-    Order matters: the driver (and its helpers) are imported and its operations taken, the
-    protocol's functions are bound (:class:`Channel`), then the guard is installed and locked
-    from this frame; only then does any request, so any student code, run."""
+    Order matters: the protocol's functions are bound and the signing key read
+    (:class:`Channel`), the process is made non-dumpable, the driver (and its helpers) are
+    imported and its operations taken, then the guard is installed and locked from this
+    frame; only then does any request, so any student code, run."""
+    channel = Channel()
+    _hide_memory()
     limit = int(os.environ.get("GRADER_OUTPUT_LIMIT", "262144"))
     # The harness first: a student's own `grader_driver.py` or `driver_*.py` (helper modules
     # travel with a submission) must never stand in for the pack's driver.
@@ -356,7 +379,7 @@ def serve() -> None:
     import grader_driver  # noqa: PLC0415 - the pack's driver, copied beside this file
 
     ops = operations(grader_driver)
-    channel, run, audit = Channel(), run_call, sys.audit
+    run, audit = run_call, sys.audit
     if os.path.exists(os.path.join(HARNESS_DIR, "child_guard.py")):
         import child_guard  # noqa: PLC0415 - the guard, copied beside this file
 

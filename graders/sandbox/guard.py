@@ -13,17 +13,22 @@ What is refused, and why (``docs/threat-model.md``):
 - reaching the harness's frames, where the request id and the probe's state live:
   ``sys._getframe``, ``sys._current_frames``, ``tb_frame``, ``gi_frame``, ``cr_frame``,
   ``ag_frame``; a signal handler gets ``None`` for its frame;
-- giving student code a standard-library or harness file name (``compile``, ``code.__new__``),
-  which would hide it from the recursion probe and pass it for the harness.
+- giving student code a standard-library, harness or ``<frozen ...>`` file name (``compile``,
+  ``code.__new__``); opening a file named ``mem`` (``/proc/self/mem``: the worker is
+  non-dumpable, so the kernel refuses it too).
 
-Who is asking is decided by the nearest frame that is not the standard library's: code of the
-harness's files passes; student code is stopped. A refusal made directly by student code stops
-the worker at once (``os._exit(REFUSED_STATUS)``, after a line ``graders-refused: <reason>`` on
-fd 2): it cannot be caught, and the parent turns it into the student's failure with that reason.
-When the standard library asks on a student's behalf (``namedtuple``, ``typing`` and ``logging``
-read the caller's module name; ``inspect.stack()``), the call raises :class:`Refused`, a
-``ValueError``, which those modules already tolerate; ``traceback``'s text functions (``print_exc``
-and friends) are allowed, since they hand back text only.
+Who is asking is decided by the nearest frame that is not the standard library's: the harness's
+code passes; student code is stopped. Code is told apart by the code object, never by its file
+name (a name is the student's to choose: ``_imp._fix_co_filename`` renames code with no audit
+event): what existed when the guard was installed is trusted, and code made later is Python's or
+the harness's only if it equals the code compiled from the read-only file it names. A refusal
+made directly by student code stops the worker at once (``os._exit(REFUSED_STATUS)``, after a
+line ``graders-refused: <reason>`` on fd 2): it cannot be caught, and the parent turns it into
+the student's failure with that reason. When the standard library asks on a student's behalf
+(``namedtuple``, ``typing`` and ``logging`` read the caller's module name; ``inspect.stack()``),
+the call raises :class:`Refused`, a ``ValueError``, which those modules already tolerate;
+``traceback``'s text functions (``print_exc`` and friends) are allowed, since they hand back
+text only.
 
 Why frame identity and not a flag: a flag is data, and data the harness can reach, student code
 reaching the same module can flip. The recursion watch instead remembers the *frame* that
@@ -44,6 +49,7 @@ import os
 import signal
 import sys
 import threading
+import types
 from pathlib import Path
 
 REFUSED_STATUS = 86
@@ -66,6 +72,11 @@ KILL = {
     "gc.get_referrers": "your code tried to search the grader's memory (gc.get_referrers)",
     "gc.get_referents": "your code tried to search the grader's memory (gc.get_referents)",
 }
+
+
+# A code object's identity, as ``id`` gives it but without the audit event ``id`` raises:
+# ``object.__hash__`` is the address, rotated (code objects hash by content instead).
+IDENTITY = object.__hash__
 
 
 class Refused(ValueError):
@@ -94,6 +105,9 @@ def install(harness_dir: str) -> None:
     ident, write, exit_now, read_file = threading.get_ident, os.write, os._exit, io.open
     type_, callable_, len_, str_, int_, frameless, refused = (
         type, callable, len, str, int, _frameless, Refused)
+    # identity without `id()`, which raises an audit event on every call
+    id_, any_, compile_, code_type, is_frozen, get_frozen = (
+        IDENTITY, any, compile, types.CodeType, _imp.is_frozen, _imp.get_frozen_object)
     kill, frame_attributes, fresh, texts = (
         dict(KILL), FRAME_ATTRIBUTES, FRESH_MODULES, TEXT_TRACEBACKS)
     spec_type, signals, handlers, modules = (
@@ -106,19 +120,71 @@ def install(harness_dir: str) -> None:
         write(2, f"\n{marker} {reason}\n".encode("utf-8", "replace"))
         exit_now(status)
 
+    # Who wrote a piece of code is told by the code object itself, never by its file name
+    # (student code can carry any name: `<frozen os>`, a renamed pyc): every code object
+    # alive now is trusted (no student code has run yet); one made later counts as the
+    # standard library's or the harness's only if it equals the code compiled from the
+    # genuine file (or frozen module) it names, which no sandbox uid can write.
+    known = _code_snapshot()
+    ours_too = {key for key, code in known.items()
+                if code.co_filename.startswith(harness) or code.co_filename == ours}
+    verdicts: dict = {}
+    origins: dict = {}
+
     def kind(code) -> str:
+        key = id_(code)
+        if key in known:
+            return "harness" if key in ours_too else "stdlib"
+        seen = verdicts.get(key)
+        if seen is None or seen[0] is not code:
+            seen = verdicts[key] = (code, vouched(code))
+        return seen[1]
+
+    def vouched(code) -> str:
         name = code.co_filename
+        if type_(name) is not str_:
+            return "student"
         if name.startswith(harness) or name == ours:
-            return "harness"
-        if name.startswith(stdlib) or name.startswith("<frozen "):
-            return "stdlib"
-        return "student"
+            place = "harness"
+        elif name.startswith(stdlib) or name.startswith("<frozen "):
+            place = "stdlib"
+        else:
+            return "student"
+        return place if found_in(name, code) else "student"
+
+    def found_in(name: str, code) -> bool:
+        """Whether ``code`` equals the code at its name and line in the file ``name``."""
+        if name not in origins:
+            origins[name] = index_of(origin_of(name))
+        twins = origins[name].get((code.co_qualname, code.co_firstlineno), ())
+        return any_(twin == code for twin in twins)
+
+    def index_of(module) -> dict:
+        """``(qualified name, first line) -> [code]`` of a module's code and all it nests."""
+        index: dict = {}
+        stack = [module] if type_(module) is code_type else []
+        while stack:
+            code = stack.pop()
+            index.setdefault((code.co_qualname, code.co_firstlineno), []).append(code)
+            stack.extend([c for c in code.co_consts if type_(c) is code_type])
+        return index
+
+    def origin_of(name: str):
+        try:
+            if name.startswith("<frozen "):
+                module = name[len_("<frozen "):-1]
+                return get_frozen(module) if is_frozen(module) else None
+            with read_file(name, "rb") as handle:
+                return compile_(handle.read(), name, "exec", dont_inherit=True)
+        except (OSError, SyntaxError, ValueError, ImportError):
+            return None
 
     def spoofed(filename: object) -> bool:
         if type_(filename) is not str_:
             return False
         assert isinstance(filename, str)  # for mypy; type_ is the real type, bound above
-        return filename.startswith(harness) or filename.startswith(stdlib)
+        return (filename.startswith(harness) or filename.startswith(stdlib)
+                or filename.startswith("<frozen"))
 
     def frame_access(caller, what: str) -> None:
         if kind(caller.f_code) == "student":
@@ -178,7 +244,8 @@ def install(harness_dir: str) -> None:
         if current is None or (event != "call" and event != "return"):
             return
         code = frame.f_code
-        if code.co_filename.rpartition("/")[2] != current["scope"]:
+        # the harness's and Python's own code may recurse
+        if id_(code) in known or kind(code) != "student":
             return
         active = current["active"]
         if event == "call":
@@ -238,6 +305,10 @@ def install(harness_dir: str) -> None:
             stop("your code tried to use ctypes, which reaches into the grader's memory")
         elif event == "compile":
             compiled(args)
+        elif event == "open" and args and (type_(args[0]) is str_ or type_(args[0]) is bytes):
+            slash = "/" if type_(args[0]) is str_ else b"/"
+            if args[0].rpartition(slash)[2] in ("mem", b"mem"):  # /proc/<pid>/mem
+                stop("your code tried to read or write the grader's memory (/proc/self/mem)")
         elif event == "code.__new__" and len_(args) > 1 and spoofed(args[1]):
             stop(f"your code tried to pass itself off as the grader's or Python's ({args[1]})")
         elif event in ("marshal.loads", "marshal.load"):
@@ -268,6 +339,22 @@ def install(harness_dir: str) -> None:
 
     _lock_modules()
     sys.addaudithook(hook)
+
+
+def _code_snapshot() -> dict:
+    """``identity -> code`` of every function's code alive now and the code nested in it
+    (strong references keep each identity unique: it is the object's address, see
+    :data:`IDENTITY`). Called before any student code exists."""
+    found: dict = {}
+    function, code_type = types.FunctionType, types.CodeType
+    stack = [thing.__code__ for thing in gc.get_objects() if type(thing) is function]
+    while stack:
+        code = stack.pop()
+        key = IDENTITY(code)
+        if key not in found:
+            found[key] = code
+            stack += [const for const in code.co_consts if type(const) is code_type]
+    return found
 
 
 def _create_builtin(spec):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hmac
 import json
 import os
 import secrets
@@ -22,6 +23,7 @@ STARTUP_SECONDS = 15.0
 # every Hypothesis example (and every shrink step) wait out the full time limit.
 MAX_TIMEOUTS = 2
 MAX_RESPONSE = 64 * 1024 * 1024
+SIGNATURE = 32  # HMAC-SHA256 of every answer (see child.Channel.send)
 REFUSED_STATUS = 86  # child_guard.REFUSED_STATUS: the guard stopped the student's code
 REFUSED_MARKER = "graders-refused:"
 
@@ -45,6 +47,10 @@ class Worker:
         self._requests = -1
         self._responses = -1
         self._next_id = 0
+        # Signing (see child.Channel.send): the key, the answers read, the last request sent.
+        self._key = b""
+        self._answers = 0
+        self._asked = b""
         self.calls = 0
         self.restarts = 0
         self.timeouts = 0
@@ -72,6 +78,10 @@ class Worker:
         finally:
             os.close(request_read)
             os.close(response_write)
+        self._key, self._answers = secrets.token_bytes(32), 0
+        with contextlib.suppress(OSError):  # a worker that died at once is reported below
+            self._send({"key": self._key.hex()})  # before any student code exists
+        self._asked = b""
         ready = self._receive(time.monotonic() + STARTUP_SECONDS)
         if not isinstance(ready, dict) or not ready.get("ready"):
             detail = self.process.err.text()[-2000:] if self.process else ""
@@ -210,7 +220,7 @@ class Worker:
         )
 
     def _send(self, message: dict[str, Any]) -> None:
-        data = json.dumps(message).encode("utf-8")
+        data = self._asked = json.dumps(message).encode("utf-8")
         payload = struct.pack(">I", len(data)) + data
         while payload:
             written = os.write(self._requests, payload)
@@ -225,9 +235,14 @@ class Worker:
         (length,) = struct.unpack(">I", header)
         if length > MAX_RESPONSE:
             return Garbled(f"an answer of {length >> 20} MB")
-        body = self._read_exact(length, deadline)
-        if not isinstance(body, bytes):
-            return body
+        signed_body = self._read_exact(length + SIGNATURE, deadline)
+        if not isinstance(signed_body, bytes):
+            return signed_body
+        body, tag = signed_body[:length], signed_body[length:]
+        signed = struct.pack(">Q", self._answers) + self._asked + body
+        self._answers += 1
+        if not hmac.compare_digest(hmac.digest(self._key, signed, "sha256"), tag):
+            return Garbled("an answer the worker did not sign")
         try:
             message = json.loads(body.decode("utf-8"))
         except (ValueError, RecursionError, MemoryError):  # not JSON, nested too deep, huge

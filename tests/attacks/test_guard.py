@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.errors import StudentCrash
+from graders.errors import StudentCrash, StudentError
 from graders.sandbox import Isolation, Limits, Sandbox
 from graders.sandbox.isolation import close_hidden_trees
 
@@ -35,10 +35,15 @@ DRIVER = textwrap.dedent('''
         finally:
             sys.audit("graders.recursion.stop", finding)
         return finding
+
+    def made(name, *args):
+        import student
+        return getattr(student, name)()(*args)
 ''')
 
 STUDENT = textwrap.dedent('''
-    import collections, json, logging, os, signal, struct, sys, time, traceback, typing
+    import collections, json, logging, os, re, signal, struct, sys, textwrap, time, traceback
+    import typing
 
     def honest():
         point = collections.namedtuple("Point", "x y")(1, 2)
@@ -136,6 +141,89 @@ STUDENT = textwrap.dedent('''
     def end_the_watch(depth):
         sys.audit("graders.recursion.stop", {})
         return recurse(depth)
+
+    CHAIN = """
+    def chain(*args):
+        import sys
+        frame, seen = sys._getframe(1), []
+        while frame is not None:
+            seen.append([frame.f_code.co_name, frame.f_locals.get("request_id")])
+            frame = frame.f_back
+        return seen
+    """
+
+    def frozen_named():
+        found = {}
+        exec(compile(textwrap.dedent(CHAIN), "<frozen chain>", "exec"), found)
+        return found["chain"]
+
+    def frozen_renamed():
+        import _imp
+        code = compile(textwrap.dedent(CHAIN), "chain.py", "exec")
+        _imp._fix_co_filename(code, "<frozen chain>")
+        found = {}
+        exec(code, found)
+        return found["chain"]
+
+    def exec_recursion(depth):
+        found = {}
+        exec("def again(d):\\n    return 0 if d == 0 else again(d - 1)\\n", found)
+        return found["again"](depth)
+
+    def memory_ids():
+        ids = []
+        with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb") as memory:
+            for line in maps:
+                span, mode = line.split()[:2]
+                if not mode.startswith("rw"):
+                    continue
+                start, end = (int(part, 16) for part in span.split("-"))
+                try:
+                    memory.seek(start)
+                    data = memory.read(min(end - start, 1 << 24))
+                except OSError:
+                    continue
+                ids += re.findall(rb'"id": (\\d+), "op"', data)
+        return len(ids)
+
+    def memory_through_a_link():
+        os.symlink("/proc/self/mem", "memory")
+        try:
+            with open("memory", "rb") as memory:
+                return len(memory.read(0))
+        finally:
+            os.remove("memory")
+
+    RELAY = """
+    import json, os, select, struct, sys
+    source, target = int(sys.argv[1]), int(sys.argv[2])
+    def exact(size):
+        data = b""
+        while len(data) < size:
+            chunk = os.read(source, size - len(data))
+            if not chunk:
+                sys.exit(0)
+            data += chunk
+        return data
+    while True:
+        answer = json.loads(exact(struct.unpack(">I", exact(4))[0]))
+        answer["watches"] = [dict(w, recursion=None) for w in answer.get("watches", [])]
+        data = json.dumps(answer).encode()
+        # whatever follows the answer (a signature) is passed on as it is
+        rest = os.read(source, 64) if select.select([source], [], [], 0.2)[0] else b""
+        os.write(target, struct.pack(">I", len(data)) + data + rest)
+    """
+
+    def relay():
+        import subprocess
+        read, write = os.pipe()
+        real = os.dup(4)
+        subprocess.Popen([sys.executable, "-c", textwrap.dedent(RELAY), str(read), str(real)],
+                         pass_fds=(read, real))
+        os.dup2(write, 4)
+        os.close(read)
+        os.close(write)
+        return "relayed"
 ''')
 
 
@@ -202,6 +290,41 @@ def test_the_recursion_watch_cannot_be_switched_off_or_ended_early(worker):
     for name in ("recurse_switching_off", "end_the_watch"):
         with pytest.raises(StudentCrash, match="switch off the grader's recursion check"):
             worker.call("watched", name, 3)
+
+
+@pytest.mark.parametrize("maker", ["frozen_named", "frozen_renamed"])
+def test_code_named_frozen_is_not_taken_for_pythons_own(worker, maker):
+    """A code object named ``<frozen ...>`` and called by the driver used to get every frame,
+    ``serve``'s request id included; code is now told apart by identity, not by name."""
+    with pytest.raises(StudentCrash) as caught:
+        worker.call("made", maker)
+    message = str(caught.value)
+    assert "call stack" in message or "pass itself off" in message, message
+    assert worker.call("run", "honest") == [1, 3, True]
+
+
+def test_the_watch_sees_recursion_defined_through_exec(worker):
+    assert worker.call("watched", "exec_recursion", 3)["recursion"] == "again"
+    assert worker.watches[0]["recursion"] == "again"
+
+
+def test_the_worker_memory_is_closed_to_its_own_code(worker):
+    assert "grader's memory" in refused(worker, "memory_ids")
+
+
+def test_the_worker_is_not_dumpable(worker):
+    """Past the guard's check of the name, the kernel refuses: the worker made itself
+    non-dumpable, so its /proc/self/mem is root's."""
+    with pytest.raises(StudentError, match="Permission denied"):
+        worker.call("run", "memory_through_a_link")
+
+
+def test_a_relay_process_cannot_rewrite_answers(worker):
+    with pytest.raises(StudentCrash, match="private answer channel"):
+        worker.call("run", "relay")
+        worker.call("watched", "recurse", 3)
+        assert worker.watches[0]["recursion"] == "recurse"  # the relay did not touch it
+    assert worker.call("run", "honest") == [1, 3, True]
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="files are told apart by sandbox uid as root")

@@ -26,3 +26,13 @@ def test_recursion_inside_a_lambda_or_a_partial_handed_on_is_found():
 
 def test_function_values_without_recursion_are_not_reported():
     assert cycles("no_recursion_callbacks_clean.py") == []
+
+
+def test_functions_made_from_text_are_reported():
+    """``exec``/``compile`` of a string hide recursion from the call graph: each such call is
+    a violation of its own."""
+    found = cycles("no_recursion_exec_string.py")
+    assert len(found) == 3, found
+    assert all("builds code from text" in message for message in found)
+    assert any("`builtins.exec(...)`" in message for message in found)
+    assert any("`compile(...)`" in message for message in found)

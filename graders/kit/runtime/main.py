@@ -151,10 +151,22 @@ def _test_lines(test, share) -> list[str]:
     if test.outcome == "passed":
         return out
     out += ["       " + line for line in test.message.splitlines()]
+    if test.outcome == "failed" and test.causes:
+        out.append("       kind of slip: " + "; ".join(_slip(test.name, kind, words)
+                                                     for kind, words in test.causes.items()))
     out += ["       " + line for line in _diff(test.details)]
     if test.outcome == "error":
         out.append("       (not your fault: the pre-check could not run this test)")
     return out
+
+
+def _slip(test_name: str, kind: str, words: str) -> str:
+    """A kind of slip, with what it costs where the test's criterion charges it once."""
+    for criterion in MANIFEST["declaration"]["criteria"]:
+        weight = criterion.get("causes", {}).get(kind) if test_name in criterion["tests"] else None
+        if weight:
+            return f"{words} (charged once: -{weight:g} points, however many cases show it)"
+    return words
 
 
 def _diff(details: dict) -> list[str]:

@@ -106,7 +106,9 @@ def report(session: KitSession) -> str:
         lines += _test_lines(test, shares.get(test.name))
     if not session.outcomes():
         lines.append("  ERROR no public test could run (see the messages above)")
-    lines += ["", public_points(session.outcomes(), shares)]
+    weights = {name: (c["id"], c.get("causes", {})) for c in MANIFEST["declaration"]["criteria"]
+               for name in c["tests"] if c.get("causes")}
+    lines += ["", public_points(session.outcomes(), shares, weights)]
     failed = [t for t in session.outcomes() if t.outcome != "passed"]
     if session.passed():
         lines.append("All public tests pass and no rule is broken. Hidden tests are run by the "

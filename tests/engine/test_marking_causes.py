@@ -83,3 +83,14 @@ def test_a_cause_must_cost_something(tmp_path):
                     'causes = { "extra-line-after" = 0 }\n', encoding="utf-8")
     with pytest.raises(DeclarationError, match="causes"):
         load_declaration(path)
+
+
+def test_causes_cross_a_cluster_as_json_of_the_result_model():
+    from graders.cluster_wire import Answer, results_answer
+
+    mark = mark_one(FORMAT, [case("test_format", 1, EXTRA)], [])
+    result = SubmissionResult(student="s", assignment="pnt", assignment_title="PNT",
+                              status="graded", isolation="rlimits", criteria=[mark],
+                              tests=[case("test_format", 1, EXTRA)])
+    [again] = Answer.model_validate_json(results_answer([result])).results or []
+    assert again == result and again.criteria[0].causes[0].kind == "extra-line-after"

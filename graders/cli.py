@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from graders import console
 from graders.batch import SETUP_COMMAND, BatchRequest, grade_batch
+from graders.causes import words
 from graders.checks import title_of
 from graders.cluster import ClusterAccess, check_access
 from graders.commands import register_all
@@ -284,6 +285,9 @@ def describe_pack(pack: Pack) -> list[str]:
             f"  {criterion.id} ({criterion.points:g} points): {criterion.title}",
             f"      handout: {_handout(criterion)}",
         ]
+        if criterion.causes:
+            lines.append("      charged once each: " + "; ".join(
+                f"{_cause_name(kind)} -{weight:g}" for kind, weight in criterion.causes.items()))
     lines.append("rules:")
     for rule in declaration.rules:
         lines += [
@@ -297,6 +301,12 @@ def describe_pack(pack: Pack) -> list[str]:
                   *(f"  package: {line}" for line in environment.packages),
                   f"      handout: {_handout(environment)}"]
     return lines
+
+
+def _cause_name(kind: str) -> str:
+    """An engine kind with its words (``graders/causes.toml``); a pack's own kind as it is."""
+    said = words(kind)
+    return kind if said == kind else f"{said} ({kind})"
 
 
 def _handout(spec: object) -> str:

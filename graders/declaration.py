@@ -202,7 +202,16 @@ class CriterionSpec(Strict):
         gt=0,
         description="Proportional criterion: starts at full points and loses this much per "
         "distinct message kind (a rule violation's kind, or a failing test's "
-        "details['kinds']), capped at the points.",
+        "details['kinds'] or causes), capped at the points; `causes` may weigh a kind "
+        "otherwise. A failing test that names no kind forfeits the criterion.",
+    )
+    causes: dict[str, float] = Field(
+        default_factory=dict,
+        description="Kind of difference -> points it costs, ONCE however many cases or tests "
+        "show it (a failing case names its kinds: graders/causes.toml, or the pack's own "
+        "checks); the loss is capped at the criterion's points. A failing case whose every "
+        "kind is weighted here (or by `per_kind`) keeps its share; any other failing case "
+        "loses its share as usual. E.g. `causes = { \"extra-line-after\" = 3 }`.",
     )
     free_kinds: list[str] = Field(
         default_factory=list,
@@ -213,6 +222,15 @@ class CriterionSpec(Strict):
         description="The handout sentence this criterion enforces, quoted (or the spec line, "
         "or `instructor's choice: <reason>`); shown beside the mark in reports.",
     )
+
+
+    @field_validator("causes")
+    @classmethod
+    def _positive_weights(cls, causes: dict[str, float]) -> dict[str, float]:
+        bad = {kind: weight for kind, weight in causes.items() if not weight > 0}
+        if bad:
+            raise ValueError(f"a cause's weight must be more than 0 points, got {bad}")
+        return causes
 
 
 class ToolSpec(Strict):

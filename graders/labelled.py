@@ -15,7 +15,9 @@ colon. A format problem of the field, its value still read: a label in another c
 spacing, a float with other decimal places (``1.00``, ``1``), an int written ``3.0``, and,
 in an output with exactly one line per field, a wrong label (the value is read by position).
 An unmatched line leaves its field missing. Lines out of order, repeated, blank in the
-middle, or extra are problems of the ``layout``.
+middle, or extra are problems of the ``layout``. Every problem also names its kind of
+difference (``extra-line-after``, ``label-wording``, ...: ``graders/causes.toml``), so a
+check can say what kind of slip a failing output shows (:attr:`Labelled.causes`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from graders.causes import known
 
 LAYOUT = "layout"
 INT_TEXT = re.compile(r"-?[0-9]+")
@@ -66,10 +70,18 @@ class Labelled:
     values: dict[str, int | float | None]
     problems: dict[str, list[str]] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)
+    kinds: list[str] = field(default_factory=list)  # each problem's kind, once, in order
 
-    def add_problem(self, where: str, message: str) -> None:
-        """Record a format problem of a field (or of the layout)."""
+    def add_problem(self, where: str, message: str, kind: str) -> None:
+        """Record a format problem of a field (or of the layout), and its kind."""
         self.problems.setdefault(where, []).append(message)
+        if kind not in self.kinds:
+            self.kinds.append(kind)
+
+    @property
+    def causes(self) -> dict[str, str]:
+        """The kinds of the problems found, with their words for students."""
+        return known(self.kinds)
 
     @property
     def format_ok(self) -> bool:
@@ -91,24 +103,28 @@ def parse_labelled(text: str, fields: Sequence[Field]) -> Labelled:
     unmatched = []
     for index, line in enumerate(lines):
         if not line:
-            parsed.add_problem(LAYOUT, f"line {index + 1} is blank")
+            parsed.add_problem(LAYOUT, f"line {index + 1} is blank", "blank-line")
         elif not _claim_line(parsed, line, index, found):
             unmatched.append(index)
+    last = max(found.values(), default=-1)
     for index in unmatched:  # with one line per field, an unlabelled line is read by position
         spot = fields[index] if len(lines) == len(fields) else None
         if spot is None or spot.name in found:
-            parsed.add_problem(LAYOUT, f"line {index + 1} is not an output line: {lines[index]!r}")
+            kind = "extra-line-after" if found and index > last else "extra-line"
+            parsed.add_problem(
+                LAYOUT, f"line {index + 1} is not an output line: {lines[index]!r}", kind)
             continue
         label, colon, value = lines[index].partition(":")
         shown = label.strip() if colon else lines[index].strip()
-        parsed.add_problem(spot.name, f"wrong label: expected '{spot.label}:', got '{shown}'")
+        parsed.add_problem(
+            spot.name, f"wrong label: expected '{spot.label}:', got '{shown}'", "label-wording")
         found[spot.name] = index
         _read_value(parsed, spot, value.strip() if colon else "")
     for f in fields:
         if f.name not in found:
-            parsed.add_problem(f.name, f"missing line '{f.label}: ...'")
+            parsed.add_problem(f.name, f"missing line '{f.label}: ...'", "missing-line")
     if sorted(found, key=found.__getitem__) != [f.name for f in fields if f.name in found]:
-        parsed.add_problem(LAYOUT, "the lines are not in the handout's order")
+        parsed.add_problem(LAYOUT, "the lines are not in the handout's order", "line-order")
     return parsed
 
 
@@ -120,10 +136,11 @@ def _claim_line(parsed: Labelled, line: str, index: int, found: dict[str, int]) 
     if not colon or spot is None:
         return False
     if spot.name in found:
-        parsed.add_problem(LAYOUT, f"line {index + 1} repeats '{spot.label}'")
+        parsed.add_problem(LAYOUT, f"line {index + 1} repeats '{spot.label}'", "repeated-line")
         return True
     if label != spot.label:
-        parsed.add_problem(spot.name, f"label should read '{spot.label}', not '{label}'")
+        parsed.add_problem(
+            spot.name, f"label should read '{spot.label}', not '{label}'", "label-wording")
     found[spot.name] = index
     _read_value(parsed, spot, text.strip())
     return True
@@ -140,4 +157,5 @@ def _read_value(parsed: Labelled, spot: Field, text: str) -> None:
         number = None
     if number is not None:
         parsed.values[spot.name] = spot.kind(number)
-    parsed.add_problem(spot.name, f"expected {spot.wanted(number is not None)}, got {text!r}")
+    parsed.add_problem(
+        spot.name, f"expected {spot.wanted(number is not None)}, got {text!r}", "number-format")

@@ -6,9 +6,16 @@ import math
 from datetime import datetime
 from fnmatch import fnmatch
 
+from graders.causes import place
 from graders.declaration import CriterionSpec
 from graders.packs import Pack
-from graders.results import CriterionMark, Deduction, TestOutcome, ViolationRecord
+from graders.results import (
+    CauseCharge,
+    CriterionMark,
+    Deduction,
+    TestOutcome,
+    ViolationRecord,
+)
 
 
 def feeds(criterion: CriterionSpec, test_name: str) -> bool:
@@ -38,8 +45,10 @@ def mark_one(
 
     Each counted test case is an equal share; a criterion with nothing counted earns 0 (its
     tests all errored, or it has none): credit is never given for what was not checked.
-    A broken rule of an all-or-nothing criterion takes every point; a proportional one
-    (``per_kind``) loses that much per distinct message kind instead.
+    A failing case whose every cause (kind of difference) the criterion weighs keeps its
+    share, and each distinct cause costs its weight once (:func:`_charged`). A broken rule of
+    an all-or-nothing criterion takes every point; a proportional one (``per_kind``) loses
+    that much per distinct message kind instead.
     """
     counted = [t for t in mine if t.outcome in ("passed", "failed")]
     notes = []
@@ -52,10 +61,11 @@ def mark_one(
         if mine:
             notes.append("nothing could be checked, so nothing is earned here")
     hits = [v for v in violations if v.rule in criterion.rules]
-    if criterion.per_kind is not None:
-        fraction, kind_notes = _proportional(criterion, counted, hits, fraction)
-        notes += kind_notes
-    elif hits:
+    charges: list[CauseCharge] = []
+    if criterion.per_kind is not None or criterion.causes:
+        fraction, cause_notes, charges = _charged(criterion, counted, hits, fraction)
+        notes += cause_notes
+    if hits and criterion.per_kind is None:
         fraction = 0.0
         notes.append("broken rule(s): " + ", ".join(sorted({v.rule for v in hits})))
     return CriterionMark(
@@ -67,46 +77,83 @@ def mark_one(
         total=len(counted),
         notes=notes,
         handout=criterion.handout,
+        causes=charges,
     )
 
 
-def _proportional(
+def _causes_of(test: TestOutcome) -> dict[str, tuple[str, list[str]]]:
+    """A failed case's kinds of difference: kind -> (words, places). A checker's message
+    kinds (``details['kinds']``, with their places) and the check's ``causes`` (shown at the
+    case)."""
+    found = {str(kind): (str(kind), [str(w) for w in where])
+             for kind, where in dict(test.details.get("kinds") or {}).items()}
+    for kind, words in test.causes.items():
+        found.setdefault(kind, (words, []))[1].append(place(test.name, test.case))
+    return found
+
+
+def _charged(
     criterion: CriterionSpec,
     counted: list[TestOutcome],
     hits: list[ViolationRecord],
     fraction: float,
-) -> tuple[float, list[str]]:
-    """Full points less ``per_kind`` per distinct counted kind, capped at the points.
+) -> tuple[float, list[str], list[CauseCharge]]:
+    """Each distinct cause charged once at its weight (``causes``, else ``per_kind``),
+    capped at the points, on top of the shares of the failing cases no weight explains.
 
-    A failing test that names no kinds (the file was not handed in, or does not parse)
-    forfeits the criterion: there is no work of the student's to judge."""
-    assert criterion.per_kind is not None
+    A failing case is explained when it names at least one cause and every one has a weight
+    (or is free): it keeps its share. A proportional criterion (``per_kind``) has no shares:
+    a failing test that names no kinds (the file was not handed in, or does not parse)
+    forfeits it, since there is no work of the student's to judge."""
     if fraction == 0.0 and not counted and criterion.tests:
-        return 0.0, []
-    failed = [t for t in counted if t.outcome == "failed"]
-    if any(not t.details.get("kinds") for t in failed):
-        return 0.0, ["nothing of yours could be assessed here"]
-    places: dict[str, list[str]] = {}
-    for test in failed:
-        for kind, where in dict(test.details["kinds"]).items():
-            places.setdefault(str(kind), []).extend(map(str, where))
-    for violation in hits:
-        for kind in (violation.kind or violation.rule).split(","):
-            places.setdefault(kind, []).append(f"{violation.file}:{violation.line or '?'}")
-    free = [k for k in places if any(k.startswith(p) for p in criterion.free_kinds)]
-    charged = sorted(k for k in places if k not in free)
-    lost = min(criterion.points, criterion.per_kind * len(charged))
+        return 0.0, [], []
+
+    def free(kind: str) -> bool:
+        return any(kind.startswith(prefix) for prefix in criterion.free_kinds)
+
+    def weight(kind: str) -> float | None:
+        return criterion.causes.get(kind, criterion.per_kind)
+
+    seen: dict[str, tuple[str, list[str]]] = {}
+    unexplained = 0
+    for test in (t for t in counted if t.outcome == "failed"):
+        kinds = _causes_of(test)
+        unexplained += not kinds or any(weight(k) is None and not free(k) for k in kinds)
+        for kind, (words, where) in kinds.items():
+            seen.setdefault(kind, (words, []))[1].extend(where)
+    if criterion.per_kind is not None:
+        if unexplained:
+            return 0.0, ["nothing of yours could be assessed here"], []
+        for violation in hits:
+            for kind in (violation.kind or violation.rule).split(","):
+                seen.setdefault(kind, (kind, []))[1].append(
+                    f"{violation.file}:{violation.line or '?'}")
+    charges = [CauseCharge(kind, words, 0.0 if free(kind) else weight(kind) or 0.0, where)
+               for kind, (words, where) in sorted(seen.items())
+               if free(kind) or weight(kind) is not None]
+    lost = min(criterion.points, sum(c.points for c in charges))
+    base = (len(counted) - unexplained) / len(counted) if counted else 1.0
+    return max(0.0, base - lost / criterion.points), _cause_notes(criterion, charges), charges
+
+
+def _cause_notes(criterion: CriterionSpec, charges: list[CauseCharge]) -> list[str]:
+    """What the charges cost, in words: per kind of message for a plain proportional
+    criterion, per cause where the pack weighs causes."""
+    charged = [c for c in charges if c.points]
+    free = [c.kind for c in charges if not c.points]
     notes = []
-    if charged:
+    if charged and not criterion.causes and criterion.per_kind is not None:
         notes.append(
             f"{len(charged)} kind(s) of message, {criterion.per_kind:g} point(s) each"
             f" (at most {criterion.points:g}): " + ", ".join(
-                f"{k} ({len(places[k])}x)" for k in charged
-            )
-        )
+                f"{c.kind} ({len(c.places)}x)" for c in charged))
+    elif charged:
+        notes.append(
+            f"each cause charged once (at most {criterion.points:g} in all): " + ", ".join(
+                f"{c.words} (-{c.points:g}; {len(c.places)} place(s))" for c in charged))
     if free:
-        notes.append("listed, not counted: " + ", ".join(sorted(free)))
-    return 1.0 - lost / criterion.points, notes
+        notes.append("listed, not counted: " + ", ".join(free))
+    return notes
 
 
 def deductions_for(violations: list[ViolationRecord]) -> list[Deduction]:

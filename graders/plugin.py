@@ -177,6 +177,7 @@ def _classify(
             outcome="failed",
             message=_message(exc),
             details=dict(getattr(exc, "details", {}) or {}),
+            causes=_causes(exc),
         )
     detail = "".join(traceback.format_exception(exc)) if exc else str(report.longrepr)
     return replace(
@@ -185,6 +186,14 @@ def _classify(
         message=f"grader error: {exc!r}",
         details={"kind": "grader-error", "traceback": detail[-6000:]},
     )
+
+
+def _causes(exc: BaseException) -> dict[str, str]:
+    """The kinds of difference a failing check named (``Mismatch.causes``), as plain text."""
+    found = getattr(exc, "causes", None)
+    if not isinstance(found, dict):
+        return {}
+    return {str(kind): str(words) for kind, words in found.items()}
 
 
 def _raised_by_pytest(exc: BaseException) -> bool:

@@ -26,6 +26,9 @@ class TestOutcome:
     message: str = ""
     details: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    # What kind of difference a failed case shows, as named by the check: kind -> words
+    # (graders.causes); a criterion may charge each kind once (CriterionSpec.causes).
+    causes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -42,6 +45,16 @@ class ViolationRecord:
 
 
 @dataclass
+class CauseCharge:
+    """One distinct cause a criterion charged once (or listed free): where it shows."""
+
+    kind: str
+    words: str
+    points: float  # what it cost, once (0: listed, not counted)
+    places: list[str] = field(default_factory=list)  # "test_name [case]", or "file.py:3"
+
+
+@dataclass
 class CriterionMark:
     id: str
     title: str
@@ -52,6 +65,7 @@ class CriterionMark:
     notes: list[str] = field(default_factory=list)
     handout: str = ""  # the handout sentence the criterion enforces
     automatic: float | None = None  # what the grader gave, when a TA's override replaced it
+    causes: list[CauseCharge] = field(default_factory=list)  # each distinct cause, once
 
 
 @dataclass
@@ -117,7 +131,10 @@ class SubmissionResult:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SubmissionResult:
         data = dict(data)
-        data["criteria"] = [CriterionMark(**c) for c in data.get("criteria", [])]
+        data["criteria"] = [
+            CriterionMark(**{**c, "causes": [CauseCharge(**k) for k in c.get("causes", [])]})
+            for c in data.get("criteria", [])
+        ]
         data["deductions"] = [Deduction(**d) for d in data.get("deductions", [])]
         data["tests"] = [TestOutcome(**t) for t in data.get("tests", [])]
         data["violations"] = [ViolationRecord(**v) for v in data.get("violations", [])]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -28,12 +28,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Mismatch(AssertionError):
-    """The student's behaviour differs from what is expected; ``details`` feed the report."""
+    """The student's behaviour differs from what is expected; ``details`` feed the report.
 
-    def __init__(self, message: str, details: dict[str, Any]) -> None:
+    ``causes`` names the kind(s) of difference (``{kind: words}``, see :mod:`graders.causes`):
+    a criterion that declares a weight for every kind a case shows charges each kind once,
+    however many cases show it, instead of taking those cases' shares."""
+
+    def __init__(
+        self, message: str, details: dict[str, Any], causes: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.details = details
+        self.causes = dict(causes or {})
 
 
 def expect_no_kinds(kinds: dict[str, list[str]], *, what: str = "style", shown: int = 8) -> None:

@@ -17,7 +17,7 @@ from graders.environment import blamed_modules, missing_module
 from graders.marking import feeds
 from graders.packs import Pack
 from graders.report import source
-from graders.results import SubmissionResult, TestOutcome
+from graders.results import CauseCharge, SubmissionResult, TestOutcome
 from graders.submissions import slugify
 from graders.testing import MODE_NAMES
 
@@ -245,10 +245,14 @@ def failure_groups(result: SubmissionResult) -> list[dict[str, Any]]:
         if test.outcome not in ("failed", "error"):
             continue
         item = {"anchor": anchor_of_test(index), "test": test}
-        group = groups.setdefault((test.outcome, _cause(test)), {
+        named = _named_causes(test)
+        group = groups.setdefault((test.outcome, named or _cause(test)), {
             "anchor": item["anchor"], "test": test, "items": [], "variants": {}})
         group["items"].append(item)
-        exact = (test.message, json.dumps(test.details, sort_keys=True, default=str))
+        # a failure that names its causes is one failure however its details differ (the
+        # running time an extra line prints): every case of it is listed, the first shown
+        exact = (named or test.message,
+                 "" if named else json.dumps(test.details, sort_keys=True, default=str))
         group["variants"].setdefault(exact, []).append(item)
     for group in groups.values():
         variants = list(group["variants"].values())
@@ -258,6 +262,31 @@ def failure_groups(result: SubmissionResult) -> list[dict[str, Any]]:
 
 
 QUOTED = re.compile(r"`[^`\n]*`")
+MAX_PLACES = 8  # places of a cause named on the page (all of them are in the JSON twin)
+
+
+def _named_causes(test: TestOutcome) -> str:
+    """The kinds of difference a failed case names, as one key ("" when it names none)."""
+    return "\0".join([test.name, *sorted(test.causes)]) if test.causes else ""
+
+
+def cause_places(charge: CauseCharge, shown: int = MAX_PLACES) -> str:
+    """Where a charged cause shows, each test once with its cases: ``test_format (27 cases:
+    input1, input2, ...)``; rule places (``a.py:3``) as they are."""
+    by_test: dict[str, list[str]] = {}
+    for where in charge.places:
+        name, _, case = where.partition(" [")
+        by_test.setdefault(name if case else where, []).append(case.rstrip("]"))
+    parts = []
+    for name, cases in by_test.items():
+        cases = [c for c in cases if c]
+        if not cases:
+            parts.append(name)
+            continue
+        more = ", \u2026" if len(cases) > shown else ""
+        count = f"{len(cases)} case{'s' if len(cases) > 1 else ''}"
+        parts.append(f"{name} ({count}: {', '.join(cases[:shown])}{more})")
+    return "; ".join(parts)
 
 
 def _cause(test: TestOutcome) -> str:

@@ -129,6 +129,16 @@ def test_explain_an_assignment_lists_criteria_and_rules_with_their_handout(capsy
     )
 
 
+def test_explain_names_the_causes_a_criterion_charges_once(capsys):
+    assert main(["explain", "pnt"]) == 0
+    printed = capsys.readouterr().out
+    assert "      charged once each: an extra line after the output (extra-line-after) -3" \
+        in printed
+    assert main(["explain"]) == 0
+    assert "criteria[].causes: Kind of difference -> points it costs, ONCE" in \
+        capsys.readouterr().out
+
+
 def test_an_interrupt_exits_130_with_one_line(batch, monkeypatch, capsys):
     def interrupted(request):
         raise KeyboardInterrupt

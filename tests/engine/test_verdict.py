@@ -8,7 +8,7 @@ import pytest
 from graders.cli import main
 from graders.packs import get_pack
 from graders.results import TestOutcome, ViolationRecord
-from graders.verdict import is_notice, problems, public_points
+from graders.verdict import cause_weights, is_notice, problems, public_points
 
 TIPPY = get_pack("tippy")
 
@@ -31,6 +31,20 @@ def test_the_public_points_are_each_cases_share():
                 TestOutcome(name="test_b", case="", outcome="passed", public=True)]
     said = public_points(outcomes, {"test_a": 2.5, "test_b": 10})
     assert said.startswith("Public part: 12.5 / 15 points")
+
+
+def test_a_cause_its_criterion_weighs_costs_its_weight_once_in_the_public_part():
+    extra = {"extra-line-after": "an extra line after the output"}
+    outcomes = [TestOutcome(name="test_format", case=str(k), outcome="failed", public=True,
+                            causes=extra) for k in range(4)]
+    weights = cause_weights(get_pack("pnt"), ["test_format"])
+    assert weights == {"test_format": ("format", {"extra-line-after": 3.0,
+                       "extra-line": 3.0, "label-wording": 3.0, "blank-line": 3.0})}
+    said = public_points(outcomes, {"test_format": 0.5}, weights)
+    assert said.startswith("Public part: 0 / 2 points")  # 2 - 3 once, never below 0
+    said = public_points(outcomes, {"test_format": 1.0}, weights)
+    assert said.startswith("Public part: 1 / 4 points")
+    assert public_points(outcomes, {"test_format": 1.0}).startswith("Public part: 0 / 4")
 
 
 @pytest.mark.sandbox

@@ -22,7 +22,7 @@ from graders.batch import BatchRequest, grade_batch
 from graders.packs import get_pack
 from graders.selfcheck import sample_sources
 from graders.submissions import student_id
-from graders.verdict import is_notice, problems, public_points
+from graders.verdict import cause_weights, is_notice, problems, public_points
 from tests.kit.conftest import PACKS
 
 SECONDS = 60
@@ -116,7 +116,8 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
                                    for v in want.violations), source.name
         fails = any(t.outcome != "passed" for t in want.tests) or problems(pack, want.violations)
         assert code == (1 if fails else 0), f"{source.name}:\n{printed[-3000:]}"
-        assert public_points([t for t in want.tests if t.public], shares) in printed, printed
+        assert public_points([t for t in want.tests if t.public], shares,
+                             cause_weights(pack, shares)) in printed, printed
         for notice in (v for v in want.violations if is_notice(pack, v)):
             assert f"NOTE {notice.title} [{notice.rule}] (0 points" in printed, printed
         if source == pack.reference_dir:

@@ -106,7 +106,9 @@ def report(session: KitSession) -> str:
         lines += _test_lines(test, shares.get(test.name))
     if not session.outcomes():
         lines.append("  ERROR no public test could run (see the messages above)")
-    lines += ["", public_points(session.outcomes(), shares)]
+    weights = {name: (c["id"], c.get("causes", {})) for c in MANIFEST["declaration"]["criteria"]
+               for name in c["tests"] if c.get("causes")}
+    lines += ["", public_points(session.outcomes(), shares, weights)]
     failed = [t for t in session.outcomes() if t.outcome != "passed"]
     if session.passed():
         lines.append("All public tests pass and no rule is broken. Hidden tests are run by the "
@@ -151,10 +153,22 @@ def _test_lines(test, share) -> list[str]:
     if test.outcome == "passed":
         return out
     out += ["       " + line for line in test.message.splitlines()]
+    if test.outcome == "failed" and test.causes:
+        out.append("       kind of slip: " + "; ".join(_slip(test.name, kind, words)
+                                                     for kind, words in test.causes.items()))
     out += ["       " + line for line in _diff(test.details)]
     if test.outcome == "error":
         out.append("       (not your fault: the pre-check could not run this test)")
     return out
+
+
+def _slip(test_name: str, kind: str, words: str) -> str:
+    """A kind of slip, with what it costs where the test's criterion charges it once."""
+    for criterion in MANIFEST["declaration"]["criteria"]:
+        weight = criterion.get("causes", {}).get(kind) if test_name in criterion["tests"] else None
+        if weight:
+            return f"{words} (charged once: -{weight:g} points, however many cases show it)"
+    return words
 
 
 def _diff(details: dict) -> list[str]:

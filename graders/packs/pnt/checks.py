@@ -244,7 +244,10 @@ def check_format(result: CaseRun) -> None:
     """Fail unless the program ran cleanly and printed the six lines in the handout's format."""
     if result.problem is None and result.got.format_ok:
         return
-    raise Mismatch(_message(result, result.got.problem_lines()), _details(result))
+    # What kind of slip the output shows (an extra line after it, a label worded
+    # differently, ...): the format criterion charges a declared kind once (`causes`).
+    causes = result.got.causes if result.problem is None else {}
+    raise Mismatch(_message(result, result.got.problem_lines()), _details(result), causes)
 
 
 def _message(result: CaseRun, parts: list[str]) -> str:

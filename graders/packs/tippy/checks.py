@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from graders.packs.tippy import oracle
-from graders.testing import expect_equal
+from graders.testing import Mismatch, expect_equal
 
 # The parts of a driver summary a correct game must match exactly.
 COMPARED = ("board", "over", "next_player", "winner", "outcome", "moves")
@@ -54,12 +54,42 @@ def game_text(cells: Sequence[Sequence[int]]) -> str:
 
 
 def expect_steps(got: dict[str, Any], want: list[dict[str, Any]], n: int, cells, what: str = ""):
-    """Every summary of a ``play(..., every_step=True)`` answer is the one expected."""
+    """Every summary of a ``play(..., every_step=True)`` answer is the one expected, up to
+    the end of the game: once it is over, the moves still offered are the end-of-game test's
+    to judge (``test_state_offers_no_move_once_the_game_is_over``), not every game's."""
     assert got["stopped"] is None, f"could not play {game_text(cells)}: {got['stopped']}"
     steps = [*got["steps"], got["final"]]
     for i, expected in enumerate(want):
-        equal(pick(steps[i] if i < len(steps) else {}), pick(expected),
+        keys = COMPARED[:-1] if expected["over"] else COMPARED
+        equal(pick(steps[i] if i < len(steps) else {}, keys), pick(expected, keys),
               what=f"{n} x {n} after {game_text(cells[:i])}{what}")
+
+
+# The kind of difference the end-of-game test names (graders.causes): the state criterion
+# charges it once, however many sizes show it.
+AFTER_THE_END = {"moves-after-end": "moves offered or accepted after the game is over"}
+
+
+def expect_no_move_after(n: int, cells, final: dict[str, Any], tries: list[dict]) -> None:
+    """Once ``cells`` has won the game (``final``: the student's summary after them), no move
+    is offered (``possible_next_moves()`` is empty) and ``apply_move`` refuses an opening
+    move on every square left empty (``tries``: ``replay_taken(..., after_end=True)``)."""
+    played = f"after {game_text(cells)} ({'XO'[(len(cells) - 1) % 2]} has won)"
+    assert final["over"] is True, f"{played}, `over` is {final['over']!r}: the game is over"
+    taken = [list(cell) for cell in cells]
+    accepted = [tuple(r["cell"]) for r in tries
+                if list(r["cell"]) not in taken and not r["returned_none"]]
+    if final["moves"] or accepted:
+        offered = [tuple(cell) for cell in final["moves"]]
+        raise Mismatch(
+            f"{played}, the game is over, so no move is available: possible_next_moves() "
+            f"offered {len(offered)} square(s) {offered[:6]} and apply_move accepted "
+            f"{len(accepted)} move(s) on empty squares {accepted[:6]}",
+            {"kind": "deepdiff", "what": f"{n} x {n} {played}", "expected": "no move",
+             "actual": f"moves {offered}, accepted {accepted}",
+             "changes": [{"path": "possible_next_moves()", "expected": "[]", "got": str(offered)},
+                         {"path": "apply_move accepted", "expected": "[]", "got": str(accepted)}]},
+            AFTER_THE_END)
 
 
 def expect_games(results: list[dict], games: list, n: int, keys=RESULT_KEYS, names=None) -> None:

@@ -52,18 +52,34 @@ def test_state_tie_on_a_full_board(student, n):
 @pytest.mark.public
 @pytest.mark.parametrize("n", SIZES)
 def test_state_refuses_taken_squares(student, n):
-    """apply_move returns None for a move on a taken square, or any move once the game is
-    over (the loser's last chance: a won game with empty squares left)."""
+    """apply_move returns None for a move on a taken square (in a game under way, and in a
+    won one: what may be played once the game is over is the end-of-game test's)."""
     won = generate.tippy_games(n, "p2")[0][1]
     for cells in (generate.random_game(n, 5, stop_at_empty=n * n - 5), won):
-        got = student.call("replay_taken", n, cells, cells is won)
+        got = student.call("replay_taken", n, cells)
         accepted = [r for r in got["results"] if not r["returned_none"]]
         played = checks.game_text(cells)
         assert not got["stopped"], f"could not replay {played}: {got['stopped']}"
         assert not accepted, (
             f"after {played}{' (O has won)' if cells is won else ''}, apply_move must return "
-            f"None for a move on a taken square or after the end, but the move on "
+            f"None for a move on a taken square, but the move on "
             f"{tuple(accepted[0]['cell'])} gave a state: {accepted[0]['result']}")
+
+
+@pytest.mark.public
+@pytest.mark.parametrize("n", SIZES)
+def test_state_offers_no_move_once_the_game_is_over(student, n):
+    """The handout: "If the game is over there are no moves available". After a game won by
+    X, and one won by O, with squares left empty, possible_next_moves() is empty and
+    apply_move refuses a move on an empty square (the game must first be played to its end,
+    so a state that offers nothing at all earns nothing here)."""
+    for winner in ("p1", "p2"):
+        cells = generate.tippy_games(n, winner)[0][1]
+        got = student.call("play", n, cells)
+        assert not got["stopped"], f"could not play {checks.game_text(cells)}: {got['stopped']}"
+        tries = student.call("replay_taken", n, cells, True)
+        assert not tries["stopped"], f"could not replay {checks.game_text(cells)}"
+        checks.expect_no_move_after(n, cells, got["final"], tries["results"])
 
 
 @pytest.mark.public

@@ -161,3 +161,17 @@ def test_traceback_names_the_program_as_handed_in():
         check_format(result)
     shown = caught.value.details["stderr"]
     assert 'File "/sandbox/Main.py", line 3' in shown and "pnt.py" not in shown
+
+
+def test_a_format_failure_names_its_kind_of_slip():
+    with pytest.raises(Mismatch) as caught:
+        check_format(graded(EXPECTED + "Execution time: 0.0123 seconds\n"))
+    assert caught.value.causes == {"extra-line-after": "an extra line after the output"}
+    with pytest.raises(Mismatch) as crashed:
+        check_format(graded(EXPECTED, exit_code=1, stderr="Traceback...\nValueError\n"))
+    assert crashed.value.causes == {}  # a run that failed is no slip of the layout
+
+
+def test_the_format_criterion_weighs_an_extra_line_once():
+    [criterion] = [c for c in PACK.declaration.criteria if c.id == "format"]
+    assert 0 < criterion.causes["extra-line-after"] < criterion.points

@@ -194,3 +194,30 @@ def test_labelled_fields_take_other_decimal_places() -> None:
     assert parsed.values == {"mean": 2.5, "n": 3}
     assert parsed.problem_lines() == ["Mean: expected two decimal places, got '2.5'"]
     assert parse_labelled("Mean: 2.50\nCount: 3", fields).format_ok
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        (render(SAMPLE) + "Execution time: 0.0123 seconds\n", ["extra-line-after"]),
+        ("Searching...\n" + render(SAMPLE), ["extra-line"]),
+        (render(SAMPLE).replace("Number of Nodes Visited", "Nodes Visited"), ["label-wording"]),
+        (render(SAMPLE).replace("Move: 6", "move: 6"), ["label-wording"]),
+        (render(SAMPLE).replace("Value: 1.0", "Value: 1.00"), ["number-format"]),
+        (render(SAMPLE).replace("Move: 6\n", ""), ["missing-line"]),
+        (render(SAMPLE).replace("Value: 1.0\n", "Value: 1.0\n\n"), ["blank-line"]),
+    ],
+)
+def test_each_problem_names_its_kind(text: str, kinds: list[str]) -> None:
+    """One extra line after the six (a real program prints its running time) is its own
+    kind of slip, apart from a label worded differently or a line missing."""
+    parsed = parse_output(text)
+    assert parsed.kinds == kinds
+    missing = {"move": None} if kinds == ["missing-line"] else {}
+    assert parsed.values == SAMPLE | missing  # each value is still read
+    assert list(parsed.causes) == kinds and all(parsed.causes.values())
+
+
+def test_an_extra_line_after_the_output_is_in_words_for_students() -> None:
+    parsed = parse_output(render(SAMPLE) + "Execution time: 0.01 s")
+    assert parsed.causes == {"extra-line-after": "an extra line after the output"}

@@ -107,3 +107,15 @@ def test_constants_earn_nothing_by_chance(results):
     assert passed == {"sample"}
     [move] = [t for t in result.tests if t.name == "test_move" and t.case == "input2"]
     assert "printed exactly what it printed for the handout's sample" in move.message
+
+
+def test_an_extra_line_in_every_output_is_one_slip_charged_once(results):
+    result = results["execution_time"]
+    failed = [t for t in result.tests if t.outcome == "failed"]
+    assert {t.name for t in failed} == {"test_format"} and len(failed) == 27
+    assert all(t.causes == {"extra-line-after": "an extra line after the output"}
+               for t in failed)
+    [fmt] = [m for m in result.criteria if m.id == "format"]
+    [charge] = fmt.causes
+    assert (charge.kind, charge.points, len(charge.places)) == ("extra-line-after", 3, 27)
+    assert fmt.earned == fmt.points - 3

@@ -75,3 +75,17 @@ def test_entry_name_notices_say_what_the_menus_name_at_no_cost(results):
                if v.rule == "entry-name"]
     assert len(missing) == 2 and all("is not in game_view.py" in m for m in missing)
     assert not any(v.rule == "entry-name" for v in results["correct"].violations)
+
+
+def test_moves_after_the_end_are_one_slip_seen_by_one_test_and_charged_once(results):
+    """Every other test stops at the end of the game; the end-of-game test's cases name one
+    cause, which the state criterion charges once (3 points), not per case or per test."""
+    result = results["moves_after_end"]
+    failed = [t for t in result.tests if t.outcome == "failed"]
+    assert {t.name for t in failed} == {"test_state_offers_no_move_once_the_game_is_over"}
+    assert len(failed) == 4 and all(set(t.causes) == {"moves-after-end"} for t in failed)
+    assert "possible_next_moves() offered" in failed[0].message
+    [state] = [m for m in result.criteria if m.id == "state"]
+    [charge] = state.causes
+    assert (charge.kind, charge.points, len(charge.places)) == ("moves-after-end", 3.0, 4)
+    assert state.earned == 42.0 and result.total == 97.0

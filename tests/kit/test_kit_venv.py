@@ -26,6 +26,10 @@ from graders.verdict import cause_weights, is_notice, problems, public_points
 from tests.kit.conftest import PACKS
 
 SECONDS = 60
+# Notes the instructor's run adds after the session from what only the grading machine knows
+# (graders/environment.py: a module neither standard library nor in the course's environment
+# as built there); the pre-check runs in the student's own environment and does not add them.
+GRADER_SIDE = {"missing-module"}
 
 
 def run_precheck(python: Path, kit: Path, source: Path, out: Path,
@@ -113,7 +117,8 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
         got_rules = sorted((v["rule"], v["file"], v["line"], v["message"])
                            for v in verdict["violations"])
         assert got_rules == sorted((v.rule, v.file, v.line, v.message)
-                                   for v in want.violations), source.name
+                                   for v in want.violations if v.rule not in GRADER_SIDE), \
+            source.name
         fails = any(t.outcome != "passed" for t in want.tests) or problems(pack, want.violations)
         assert code == (1 if fails else 0), f"{source.name}:\n{printed[-3000:]}"
         assert public_points([t for t in want.tests if t.public], shares,

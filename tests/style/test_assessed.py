@@ -14,6 +14,13 @@ from graders.style import assessed
 from graders.style.python_ta import FileReport, Message, Run
 
 PACK = get_pack("stonehenge")
+
+
+@pytest.fixture(autouse=True)
+def no_kept_answers(monkeypatch):
+    """These fake runs are neither read from nor kept among the real python_ta answers
+    (graders/style/answers.py): a fake starter answer kept there would excuse nothing."""
+    monkeypatch.setattr(assessed, "answers_dir", lambda name: None)
 CHANGED = '"""Mine."""\n\n\nCACHE = {}\n'
 
 

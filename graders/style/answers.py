@@ -127,10 +127,14 @@ class Answers:
 
     def run_of(self, folder: Path, files: list[str], config: str) -> Run | None:
         """A whole run rebuilt from kept answers, or None when any file lacks one."""
+        return self.run_from(self.signature(folder, files), files, config)
+
+    def run_from(self, keys: tuple[str | None, ...], files: list[str], config: str) -> Run | None:
+        """As :meth:`run_of`, from the files' keys (:meth:`signature`) already made."""
         reports: dict[str, FileReport] = {}
         versions: dict[str, str] = {}
-        for file in files:
-            found = self.get(self.key(folder, file))
+        for file, key in zip(files, keys, strict=True):
+            found = self.get(key)
             if found is None:
                 return None
             reports[file], versions = found

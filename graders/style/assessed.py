@@ -144,11 +144,11 @@ def _runs_over(students: dict[str, python_ta.Checked], config: str, run_tool_ove
     first: dict[tuple[str | None, ...], str] = {}  # what is checked -> who asks for it
     twin_of: dict[str, str] = {}  # student -> the student whose run answers for them
     for student, (workspace, files) in students.items():
-        found = kept.run_of(workspace, files, config)
+        signature = kept.signature(workspace, files)  # each file's context read once
+        found = kept.run_from(signature, files, config)
         if found is not None:
             runs[student] = found
             continue
-        signature = kept.signature(workspace, files)
         twin_of[student] = first.setdefault(signature if None not in signature else (student,),
                                             student)
     ask = {twin: students[twin] for twin in first.values()}

@@ -1,0 +1,42 @@
+"""`grade history ID STUDENT`: each recorded run's total for the student, what produced it
+(run, code, pack and grader digests) and what changed, on the console and as a page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from graders import console, gradebook
+from graders.commands.override import find_student
+from graders.gradebook.pages import history_of, write_history
+from graders.packs import get_pack
+from graders.results import SubmissionResult
+
+
+@click.command("history")
+@click.argument("assignment")
+@click.argument("student")  # the id reported under, the LMS id, or the name
+@click.option("--reports", "out", type=click.Path(file_okay=False, path_type=Path),
+              help="The term's reports folder (the gradebook's, beside <id>/) [reports/].")
+@click.option("--gradebook", "url", metavar="URL",
+              help="The gradebook [$GRADERS_GRADEBOOK, else gradebook.sqlite in --reports].")
+def command(assignment: str, student: str, out: Path | None, url: str | None) -> None:
+    """Show every run's mark of STUDENT in ASSIGNMENT and why it moved; writes
+    history/ASSIGNMENT/STUDENT.html beside the term page."""
+    pack = get_pack(assignment)
+    reports = gradebook.reports_root(out)
+    book = gradebook.open_gradebook(url, reports)
+    try:
+        runs = book.runs(pack.id)
+        if not runs:
+            raise click.UsageError(f"the gradebook holds no run of {pack.id}: grade it first")
+        latest = [SubmissionResult.from_dict(book.body(r)) for r in runs[-1].results]
+        name = find_student(latest, student).student
+        found = history_of(book, pack.id, name)
+        for line in found.lines():
+            console.out.print(console.printable(line), markup=False, soft_wrap=True)
+        page = write_history(None, reports, found)
+        console.out.print(f"page: {page}", markup=False)
+    finally:
+        book.close()

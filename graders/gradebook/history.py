@@ -33,8 +33,10 @@ class Entry:
             return "first graded"
         if self.change is None:
             return "no mark moved"
-        moves = ", ".join(f"{name} {a:g} → {b:g}" for name, a, b in self.change.criteria)
-        return f"{moves} ({self.change.why})"
+        change = self.change
+        moves = "".join(f"; {name} {a:g} → {b:g}" for name, a, b in change.criteria
+                        if name != "total")
+        return f"total {change.before:g} → {change.after:g}{moves} ({change.why})"
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from graders import overrides
 from graders.gradebook import sync
 from graders.gradebook.changes import Change, changed_line, last_changes
 from graders.gradebook.history import History, history, was
@@ -101,8 +102,20 @@ def write_term(book: Gradebook, reports: Path) -> Path:
 
 
 def _latest(book: Gradebook, run: Run) -> Iterable[tuple[Result, SubmissionResult]]:
+    """Each result of ``run`` with the gradebook's overrides as they are now (one made
+    since the run counts)."""
+    entries = book.overrides(run.assignment_id)
     for result in run.results:
-        yield result, SubmissionResult.from_dict(book.body(result))
+        body = SubmissionResult.from_dict(book.body(result))
+        overrides.apply(body, [e for e in entries
+                               if e.student == body.student and overrides.check(e, body) is None])
+        yield result, body
+
+
+def final_results(book: Gradebook, assignment: str) -> list[SubmissionResult]:
+    """The assignment's results from its latest run, with today's overrides."""
+    runs = book.runs(assignment)
+    return [body for _, body in _latest(book, runs[-1])] if runs else []
 
 
 def _cell(assignment: str, name: str, body: SubmissionResult, change: Change | None) -> Cell:

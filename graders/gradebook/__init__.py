@@ -68,10 +68,19 @@ def after_run(book: Gradebook, request: BatchRequest, outcome: BatchOutcome) -> 
                "isolation": outcome.isolation.value, "public_only": request.public_only,
                "cluster": str(getattr(request.cluster, "spec", request.cluster) or ""),
                "roster": request.roster.kind if request.roster else "",
-               "reused": outcome.reused}
+               "reused": outcome.reused, "intake": _intake(request.out_dir)}
     record_run(book, request.pack, outcome.results,
                facts(request.pack, outcome.results, due, options, str(request.out_dir or "")))
     return last_changes(book.runs(request.pack.id))
+
+
+def _intake(folder: Path | None) -> str | None:
+    """The run's ``intake.json`` as written (layout, roster columns, who did not submit),
+    kept so that a rebuilt folder has it too."""
+    try:
+        return (folder / "intake.json").read_text(encoding="utf-8") if folder else None
+    except OSError:
+        return None
 
 
 def change_lines(changes: list[Change] | None, assignment: str) -> list[str]:

@@ -4,8 +4,10 @@ gradebook through the report code (``reports/<id>/``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -160,6 +162,7 @@ def rebuild(book: Gradebook, reports: Path, *, everything: bool = False,
     overrides file is written from the gradebook first, so the pages show the overrides it
     holds."""
     from graders.commands.override import isolation_of
+    from graders.feedback import FeedbackWriter
     from graders.packs import get_pack
     from graders.report import ReportWriter
 
@@ -174,8 +177,18 @@ def rebuild(book: Gradebook, reports: Path, *, everything: bool = False,
         results = [body for _, body in _latest(book, runs[-1])]
         sync.sync_overrides(book, assignment.id, folder)
         writer = ReportWriter(folder, pack)
+        feedback = FeedbackWriter(folder / "feedback", pack, _due(runs[-1]))
         for result in results:
             writer.write_student(result)
+            if result.mode == "full":
+                feedback.write(result)
         writer.write_index(results, isolation_of(results))
+        intake = json.loads(runs[-1].options).get("intake")
+        if isinstance(intake, str):
+            write_atomic(folder / "intake.json", intake)
         done.append(assignment.id)
     return done
+
+
+def _due(run: Run) -> datetime | None:
+    return datetime.fromisoformat(run.due) if run.due else None

@@ -190,14 +190,24 @@ def _engine(url: str) -> Engine:
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": 60})
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # The driver's own transaction handling would start a transaction only at the first
+    # write: `_sqlite_begin` starts each one itself.
+    connection.isolation_level = None
     cursor = connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    # Every transaction takes the write lock at once, so two `grade` runs sharing one file
+    # (a migration, a run recorded) wait for each other instead of failing midway.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def migrate(engine: Engine) -> None:

@@ -3,7 +3,9 @@ overrides file as export and import, the term page, pages rebuilt and the term's
 
 from __future__ import annotations
 
+import concurrent.futures
 import csv
+import multiprocessing as mp
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -187,3 +189,20 @@ def test_changes_ignore_students_new_in_the_run(book: Gradebook):
     record(book, [result("altnim", "alice")])
     record(book, [result("altnim", "alice"), replace(result("altnim", "zed"), total=1.0)])
     assert last_changes(book.runs("altnim")) == []
+
+
+def _open_and_record(folder: str, name: str) -> int:
+    book = open_gradebook(None, Path(folder))
+    record(book, [result("altnim", name)])
+    count = len(book.runs("altnim"))
+    book.close()
+    return count
+
+
+def test_two_runs_sharing_a_new_sqlite_file_both_land(tmp_path):
+    with concurrent.futures.ProcessPoolExecutor(2, mp_context=mp.get_context("spawn")) as pool:
+        done = list(pool.map(_open_and_record, [str(tmp_path)] * 2, ["alice", "bob"]))
+    assert sorted(done)[-1] == 2
+    book = open_gradebook(None, tmp_path)
+    assert sorted(r.name for run in book.runs("altnim") for r in run.results) == ["alice", "bob"]
+    book.close()

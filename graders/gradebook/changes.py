@@ -56,6 +56,7 @@ def reasons(before: Result, after: Result, before_run: Run, after_run: Run
             ("due", before_run.due != after_run.due),
             ("times", before.submitted_at != after.submitted_at),
             ("override", before.overrides != after.overrides),
+            ("error", after.status == "grader-error" and before.status != "grader-error"),
         ) if differs
     ]
     return tuple(found) or ("none",)

@@ -82,6 +82,8 @@ def test_a_pack_change_lists_exactly_the_students_whose_marks_moved(book: Gradeb
     ({}, {}, {"due": "2026-10-03T00:00:00+00:00"}, "the due date changed"),
     ({}, {}, {"harness": "h2"}, "the grader changed"),
     ({}, {}, {}, "regraded with no input changed (a time limit or a flaky test?)"),
+    ({}, {"status": "grader-error"}, {},
+     "grading failed for them this time (a grader error, not their work)"),
 ])
 def test_each_reason_is_the_input_that_changed(book, before, after, facts, why):
     record(book, [result("altnim", "alice", **before)])

@@ -125,7 +125,7 @@ def run_command(
     zone = _zone(zone_name)
     access = _cluster_access(cluster, cluster_certs, insecure_cluster, isolation)
     code = EXIT_OK
-    book = gradebook.open_gradebook(gradebook_url, gradebook.reports_root(out))
+    where = gradebook.Where(gradebook_url, gradebook.reports_root(out))
     with tempfile.TemporaryDirectory(prefix="grade-intake-") as stage:
         batches = _batches(paths, assignment, layout, Path(stage))
         if instructor_times is not None:
@@ -142,10 +142,11 @@ def run_command(
                 times=dict(instructor_times) if instructor_times is not None else None,
                 zone=zone, layout=intake.layout, intake_notes=intake.notes,
             )
-            if not _grade_one(request, intake, book):
+            if not _grade_one(request, intake, where):
                 code = EXIT_FAILED
-    if out is None:
-        console.console.print(f"Term: {escape(str(gradebook.term_page(book, out)))}")
+    term = gradebook.term_page(where) if out is None else None
+    if term is not None:
+        console.console.print(f"Term: {escape(str(term))}")
     sys.exit(code)
 
 
@@ -171,7 +172,7 @@ def _zone(name: str | None) -> tzinfo | None:
         raise click.BadParameter(f"unknown time zone {name!r}", param_hint="--timezone") from None
 
 
-def _grade_one(request: BatchRequest, intake: Intake, book: gradebook.Gradebook) -> bool:
+def _grade_one(request: BatchRequest, intake: Intake, where: gradebook.Where) -> bool:
     """Grade one batch with a progress bar and a summary; True when grading worked."""
     pack, target = request.pack, request.out_dir
     assert target is not None
@@ -182,12 +183,12 @@ def _grade_one(request: BatchRequest, intake: Intake, book: gradebook.Gradebook)
     for note in intake.notes:
         console.console.print(f"intake: {console.printable(note)}", markup=False,
                               style="yellow")
-    for note in gradebook.before_run(book, request):
+    for note in gradebook.before_run(where, request):
         console.console.print(note, markup=False, style="yellow")
     with console.progress_bar(len(intake.found), pack.id) as advance:
         request.progress = advance
         outcome = grade_batch(request)
-    for line in gradebook.change_lines(gradebook.after_run(book, request, outcome), pack.id):
+    for line in gradebook.change_lines(gradebook.after_run(where, request, outcome), pack.id):
         console.console.print(console.printable(line), markup=False, soft_wrap=True)
     missing = [r.student for r in outcome.results if r.status == "missing"]
     if missing:

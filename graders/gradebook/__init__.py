@@ -9,6 +9,7 @@ TA overrides live here; ``overrides.toml`` is their export and import (:mod:`.sy
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,7 @@ from graders.gradebook.sync import sync_overrides
 if TYPE_CHECKING:
     from graders.batch import BatchOutcome, BatchRequest
 
-__all__ = ["Gradebook", "after_run", "before_run", "open_gradebook", "reports_root"]
+__all__ = ["Gradebook", "Where", "after_run", "before_run", "open_gradebook", "reports_root"]
 
 
 def reports_root(out: Path | None) -> Path:
@@ -47,21 +48,54 @@ def open_gradebook(url: str | None, reports: Path) -> Gradebook:
                           f"{str(exc).splitlines()[0]}") from None
 
 
-def term_page(book: Gradebook, out: Path | None) -> Path:
+@dataclass(frozen=True)
+class Where:
+    """The gradebook a `grade` run records into, opened only when needed: a run that stops
+    before grading anyone leaves no gradebook behind."""
+
+    url: str | None
+    reports: Path
+
+    def existing(self) -> Gradebook | None:
+        """The gradebook, when there is one (an SQLite file not yet made is None)."""
+        resolved = url_for(self.url, self.reports)
+        if resolved.startswith("sqlite:///") and not Path(resolved[len("sqlite:///"):]).exists():
+            return None
+        return open_gradebook(resolved, self.reports)
+
+    def open(self) -> Gradebook:
+        """The gradebook, made if new."""
+        return open_gradebook(self.url, self.reports)
+
+
+def term_page(where: Where) -> Path | None:
     """Write the term page (and the history pages) beside the gradebook's reports."""
     from graders.gradebook.pages import write_term
 
-    return write_term(book, reports_root(out))
+    book = where.existing()
+    if book is None:
+        return None
+    try:
+        return write_term(book, where.reports)
+    finally:
+        book.close()
 
 
-def before_run(book: Gradebook, request: BatchRequest) -> list[str]:
+def before_run(where: Where, request: BatchRequest) -> list[str]:
     """Bring the gradebook's overrides into the report folder before grading (and a TA's
     hand-written ones into the gradebook); the problems of the overrides file."""
     assert request.out_dir is not None
-    return sync_overrides(book, request.pack.id, request.out_dir)
+    book = where.existing()
+    if book is None:
+        return []
+    try:
+        return sync_overrides(book, request.pack.id, request.out_dir)
+    finally:
+        book.close()
 
 
-def after_run(book: Gradebook, request: BatchRequest, outcome: BatchOutcome) -> list[Change] | None:
+def after_run(where: Where, request: BatchRequest, outcome: BatchOutcome
+              ) -> list[Change] | None:
     """Record the run; the students whose marks moved since the last run (None: first run)."""
     due = request.due or request.pack.declaration.late.due
     options = {"fresh": request.fresh, "jobs": request.jobs, "layout": request.layout,
@@ -69,9 +103,14 @@ def after_run(book: Gradebook, request: BatchRequest, outcome: BatchOutcome) -> 
                "cluster": str(getattr(request.cluster, "spec", request.cluster) or ""),
                "roster": request.roster.kind if request.roster else "",
                "reused": outcome.reused, "intake": _intake(request.out_dir)}
-    record_run(book, request.pack, outcome.results,
-               facts(request.pack, outcome.results, due, options, str(request.out_dir or "")))
-    return last_changes(book.runs(request.pack.id))
+    book = where.open()
+    try:
+        record_run(book, request.pack, outcome.results,
+                   facts(request.pack, outcome.results, due, options,
+                         str(request.out_dir or "")))
+        return last_changes(book.runs(request.pack.id))
+    finally:
+        book.close()
 
 
 def _intake(folder: Path | None) -> str | None:

@@ -208,3 +208,16 @@ def test_two_runs_sharing_a_new_sqlite_file_both_land(tmp_path):
     book = open_gradebook(None, tmp_path)
     assert sorted(r.name for run in book.runs("altnim") for r in run.results) == ["alice", "bob"]
     book.close()
+
+
+def test_history_finds_a_student_by_name_even_after_they_left_the_class(book, tmp_path, capsys):
+    record(book, [result("altnim", "alice", 0.5), result("altnim", "bob")])
+    record(book, [result("altnim", "bob", 0.5)], pack="p2")
+    assert main(["history", "altnim", "Alice", "--reports", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert "altnim: alice (Alice)" in said and "50/100" in said
+    assert (tmp_path / "history" / "altnim" / "alice.html").is_file()
+    assert main(["history", "altnim", "id-bob", "--reports", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert "total 100 → 50; output 30 → 15" in said and "(the pack changed)" in said
+    assert main(["history", "altnim", "zoe", "--reports", str(tmp_path)]) == 2

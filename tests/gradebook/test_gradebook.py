@@ -221,3 +221,26 @@ def test_history_finds_a_student_by_name_even_after_they_left_the_class(book, tm
     said = capsys.readouterr().out
     assert "total 100 → 50; output 30 → 15" in said and "(the pack changed)" in said
     assert main(["history", "altnim", "zoe", "--reports", str(tmp_path)]) == 2
+
+
+def test_a_hand_written_overrides_file_is_imported_and_shown(book, tmp_path, capsys):
+    record(book, [result("altnim", "alice", 0.5)])
+    assert main(["gradebook", "--reports", str(tmp_path)]) == 0
+    written = tmp_path / "by-hand.toml"
+    written.write_text('[[override]]\nstudent = "alice"\ncriterion = "total"\npoints = 70\n'
+                       'comment = "late pass"\nby = "Prof"\nat = "2026-10-05T00:00:00+00:00"\n')
+    assert main(["gradebook", "--reports", str(tmp_path), "--import-overrides", str(written),
+                 "-a", "altnim"]) == 0
+    assert "altnim: 1 override(s) imported" in capsys.readouterr().out
+    assert [(o.by, o.points) for o in book.override_rows("altnim")] == [("Prof", 70.0)]
+    rows = {r["student"]: r for r in csv.DictReader((tmp_path / "altnim" / "marks.csv").open())}
+    assert rows["alice"]["total"] == "70"
+    assert main(["gradebook", "--reports", str(tmp_path), "--import-overrides",
+                 str(written)]) == 2  # which assignment?
+
+
+def test_the_postgresql_tests_say_why_they_are_skipped(monkeypatch):
+    from . import conftest
+
+    monkeypatch.setattr(conftest, "pg_ctl", lambda: None)
+    assert "no pg_ctl on this machine" in (conftest._why_not() or "")

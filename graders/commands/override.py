@@ -49,9 +49,11 @@ def command(assignment: str, student: str, criterion: str, points: float, commen
     why = overrides.check(entry, result)
     if why:
         raise click.UsageError(why)
-    record(entry, result, pack.id, folder, gradebook.open_gradebook(url,
-                                                                   gradebook.reports_root(out)))
+    where = gradebook.Where(url, gradebook.reports_root(out))
+    record(entry, result, pack.id, folder, where.open())
     ReportWriter(folder, pack).write_index(results, isolation_of(results))
+    if out is None:  # the term page beside it shows the new mark too
+        gradebook.term_page(where)
     console.out.print(
         f"{result.student}: {entry.criterion} set to {points:g} by {entry.by}; "
         f"total now {result.total:g} (automatic {result.automatic_total or result.total:g}). "

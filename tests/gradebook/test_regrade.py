@@ -94,6 +94,7 @@ def test_overrides_go_to_the_gradebook_and_pages_are_rebuilt_from_it(course: Pat
         ("do_nothing", 12.0, 0.0)]
     book.close()
     assert overrides.load(reports / PACK / overrides.FILE_NAME)[0][0].by == "TA Kim"
+    assert "1 override(s)" in (reports / "index.html").read_text()
     folder = reports / PACK
     before = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
               if p.is_file() and p.name != "similarity.json"}

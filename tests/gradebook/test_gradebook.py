@@ -244,3 +244,21 @@ def test_the_postgresql_tests_say_why_they_are_skipped(monkeypatch):
 
     monkeypatch.setattr(conftest, "pg_ctl", lambda: None)
     assert "no pg_ctl on this machine" in (conftest._why_not() or "")
+
+
+def test_the_migrations_go_down_to_nothing_and_up_again(book: Gradebook):
+    from alembic import command
+    from alembic.config import Config
+
+    from graders.gradebook.store import MIGRATIONS
+
+    record(book, [result("altnim", "alice")])
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with book.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "base")
+    assert set(sa.inspect(book.engine).get_table_names()) == {"alembic_version"}
+    again = Gradebook(book.url)
+    assert again.assignments() == [] and "override" in sa.inspect(again.engine).get_table_names()
+    again.close()

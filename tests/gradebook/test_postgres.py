@@ -3,7 +3,9 @@ SQLite, and two TAs on two machines recording overrides at once, none lost."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
+import multiprocessing as mp
 import os
 import subprocess
 import sys
@@ -40,6 +42,21 @@ def test_runs_and_changes_on_postgresql(pg_url, tmp_path):
         ("alice", "the pack changed")]
     assert "marks changed since the last run: 1 students" in write_term(book, tmp_path)\
         .read_text()
+    book.close()
+
+
+def _open_and_record(url: str, folder: str, name: str) -> None:
+    book = open_gradebook(url, Path(folder))
+    record(book, [result("altnim", name)])
+    book.close()
+
+
+def test_two_runs_opening_a_new_postgresql_gradebook_at_once_both_land(pg_url, tmp_path):
+    spawn = mp.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(2, mp_context=spawn) as pool:
+        list(pool.map(_open_and_record, [pg_url] * 2, [str(tmp_path)] * 2, ["alice", "bob"]))
+    book = open_gradebook(pg_url, tmp_path)
+    assert sorted(r.name for run in book.runs("altnim") for r in run.results) == ["alice", "bob"]
     book.close()
 
 

@@ -84,14 +84,7 @@ def _term(fmt: str, reports: Path | None, out: Path | None, url: str | None,
     from graders import gradebook
     from graders.gradebook.term_export import export_term
 
-    root = gradebook.reports_root(reports)
-    book = gradebook.open_gradebook(url, root)
-    try:
-        done = export_term(book, root, out or root / f"term-{fmt}", fmt, force)
-    finally:
-        book.close()
-    if not done.written and not done.refused:
-        raise click.UsageError(f"the gradebook {gradebook.shown(book.url)} holds no run yet")
+    done = export_term(gradebook.Where(url, gradebook.reports_root(reports)), out, fmt, force)
     for assignment, written in done.written.items():
         console.out.print(f"{assignment}:", markup=False)
         _written(fmt, written)

@@ -9,8 +9,7 @@ from pathlib import Path
 import click
 
 from graders import console, gradebook
-from graders.gradebook.pages import rebuild, write_term
-from graders.gradebook.sync import sync_overrides
+from graders.gradebook.actions import refresh
 
 
 @click.command("gradebook")
@@ -28,23 +27,9 @@ from graders.gradebook.sync import sync_overrides
 def command(out: Path | None, url: str | None, everything: bool, import_from: Path | None,
             assignment: str | None) -> None:
     """Write the term page from the gradebook (and any assignment's missing pages)."""
-    reports = gradebook.reports_root(out)
-    book = gradebook.open_gradebook(url, reports)
-    try:
-        if import_from is not None:
-            if not assignment:
-                raise click.UsageError("--import-overrides needs --assignment ID")
-            from graders import overrides
-
-            entries, problems = overrides.load(import_from)
-            for problem in problems:
-                console.console.print(problem, markup=False, style="yellow")
-            added = book.import_overrides(assignment, entries)
-            sync_overrides(book, assignment, reports / assignment)
-            console.out.print(f"{assignment}: {added} override(s) imported", markup=False)
-        also = {assignment} if import_from is not None and assignment else set()
-        for done in rebuild(book, reports, everything=everything, also=also):
-            console.out.print(f"{done}: pages written from the gradebook", markup=False)
-        console.out.print(f"Term: {write_term(book, reports)}", markup=False)
-    finally:
-        book.close()
+    if import_from is not None and not assignment:
+        raise click.UsageError("--import-overrides needs --assignment ID")
+    imported = (assignment, import_from) if import_from is not None and assignment else None
+    for line in refresh(gradebook.Where(url, gradebook.reports_root(out)),
+                        everything=everything, imported=imported):
+        console.out.print(console.printable(line), markup=False, soft_wrap=True)

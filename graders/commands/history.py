@@ -9,10 +9,8 @@ import click
 
 from graders import console, gradebook
 from graders.commands.override import find_student
-from graders.gradebook.pages import history_of, write_history
-from graders.gradebook.schema import Run
+from graders.gradebook.actions import student_history
 from graders.packs import get_pack
-from graders.results import SubmissionResult
 
 
 @click.command("history")
@@ -25,32 +23,9 @@ from graders.results import SubmissionResult
 def command(assignment: str, student: str, out: Path | None, url: str | None) -> None:
     """Show every run's mark of STUDENT in ASSIGNMENT and why it moved; writes
     history/ASSIGNMENT/STUDENT.html beside the term page."""
-    pack = get_pack(assignment)
-    reports = gradebook.reports_root(out)
-    book = gradebook.open_gradebook(url, reports)
-    try:
-        runs = book.runs(pack.id)
-        if not runs:
-            raise click.UsageError(f"the gradebook holds no run of {pack.id}: grade it first")
-        name = find_student(_everyone(runs), student).student
-        found = history_of(book, pack.id, name)
-        for line in found.lines():
-            console.out.print(console.printable(line), markup=False, soft_wrap=True)
-        page = write_history(None, reports, found)
-        console.out.print(f"page: {page}", markup=False, soft_wrap=True)
-    finally:
-        book.close()
-
-
-def _everyone(runs: list[Run]) -> list[SubmissionResult]:
-    """Each student ever graded in ``runs``, as :func:`find_student` looks them up (by the
-    id the report used, the LMS id or the name), latest facts first."""
-    seen: dict[str, SubmissionResult] = {}
-    for run in reversed(runs):
-        for row in run.results:
-            if row.name not in seen:
-                seen[row.name] = SubmissionResult(
-                    student=row.name, assignment=run.assignment_id, assignment_title="",
-                    status="graded", isolation="", lms_id=row.student.lms_id,
-                    display_name=row.student.display_name)
-    return list(seen.values())
+    where = gradebook.Where(url, gradebook.reports_root(out))
+    found, page = student_history(where, get_pack(assignment).id,
+                                  lambda people: find_student(people, student).student)
+    for line in found.lines():
+        console.out.print(console.printable(line), markup=False, soft_wrap=True)
+    console.out.print(f"page: {page}", markup=False, soft_wrap=True)

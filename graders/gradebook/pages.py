@@ -5,6 +5,7 @@ gradebook through the report code (``reports/<id>/``)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,6 +20,7 @@ from graders.gradebook.history import History, history, was
 from graders.gradebook.schema import Result, Run
 from graders.gradebook.store import Gradebook
 from graders.results import SubmissionResult, write_atomic
+from graders.sandbox import Isolation
 from graders.submissions import slugify
 
 CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
@@ -161,7 +163,6 @@ def rebuild(book: Gradebook, reports: Path, *, everything: bool = False,
     (and those of ``also``; every assignment's with ``everything``); the ids rebuilt. The
     overrides file is written from the gradebook first, so the pages show the overrides it
     holds."""
-    from graders.commands.override import isolation_of
     from graders.feedback import FeedbackWriter
     from graders.packs import get_pack
     from graders.report import ReportWriter
@@ -182,12 +183,19 @@ def rebuild(book: Gradebook, reports: Path, *, everything: bool = False,
             writer.write_student(result)
             if result.mode == "full":
                 feedback.write(result)
-        writer.write_index(results, isolation_of(results))
+        writer.write_index(results, _isolation(results))
         intake = json.loads(runs[-1].options).get("intake")
         if isinstance(intake, str):
             write_atomic(folder / "intake.json", intake)
         done.append(assignment.id)
     return done
+
+
+def _isolation(results: list[SubmissionResult]) -> Isolation:
+    """The isolation most of the results were graded under (the index names it)."""
+    levels = Counter(r.isolation for r in results
+                     if r.isolation in {level.value for level in Isolation})
+    return Isolation(levels.most_common(1)[0][0]) if levels else Isolation.RLIMITS
 
 
 def _due(run: Run) -> datetime | None:

@@ -9,10 +9,12 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graders.errors import GraderError
 from graders.export import ExportOptions, Written, export
 from graders.export.guard import Refused
+from graders.gradebook import Where
 from graders.gradebook.pages import final_results
-from graders.gradebook.store import Gradebook
+from graders.gradebook.store import Gradebook, shown
 from graders.packs import get_pack
 from graders.results import write_atomic
 
@@ -25,9 +27,21 @@ class TermExport:
     refused: dict[str, Refused] = field(default_factory=dict)
 
 
-def export_term(book: Gradebook, reports: Path, out: Path, fmt: str, force: bool) -> TermExport:
-    """Write ``out/<id>/<fmt>-grades.csv`` and the feedback zip for every assignment; the
-    roster's columns are read from ``reports/<id>/intake.json`` when it is there."""
+def export_term(where: Where, out: Path | None, fmt: str, force: bool) -> TermExport:
+    """Write ``out/<id>/<fmt>-grades.csv`` and the feedback zip for every assignment
+    (``out``: ``reports/term-<fmt>/``); the roster's columns are read from
+    ``reports/<id>/intake.json`` when it is there. A GraderError when nothing is recorded."""
+    book = where.open()
+    try:
+        done = _export(book, where.reports, out or where.reports / f"term-{fmt}", fmt, force)
+    finally:
+        book.close()
+    if not done.written and not done.refused:
+        raise GraderError(f"the gradebook {shown(book.url)} holds no run yet: nothing to export")
+    return done
+
+
+def _export(book: Gradebook, reports: Path, out: Path, fmt: str, force: bool) -> TermExport:
     done = TermExport()
     for assignment in book.assignments():
         results = final_results(book, assignment.id)

@@ -262,3 +262,8 @@ def test_the_migrations_go_down_to_nothing_and_up_again(book: Gradebook):
     again = Gradebook(book.url)
     assert again.assignments() == [] and "override" in sa.inspect(again.engine).get_table_names()
     again.close()
+
+
+def test_an_empty_gradebook_exports_nothing_and_says_so(tmp_path, capsys):
+    assert main(["export", "--term", "--format", "canvas", "--reports", str(tmp_path)]) == 2
+    assert "holds no run yet" in capsys.readouterr().err

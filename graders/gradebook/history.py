@@ -25,6 +25,7 @@ class Entry:
     harness: str
     change: Change | None  # None: first run, or nothing moved
     first: bool
+    inputs: tuple[str, ...] = ()  # what changed though no mark moved (words.toml reasons)
 
     @property
     def said(self) -> str:
@@ -32,7 +33,8 @@ class Entry:
         if self.first:
             return "first graded"
         if self.change is None:
-            return "no mark moved"
+            said = "; ".join(words()["reasons"][key] for key in self.inputs)
+            return f"no mark moved ({said})" if said else "no mark moved"
         change = self.change
         moves = "".join(f"; {name} {a:g} → {b:g}" for name, a, b in change.criteria
                         if name != "total")
@@ -73,16 +75,19 @@ def history(assignment: str, name: str, runs: list[Run], entries: list[Override]
         if result is None:
             continue
         display = result.student.display_name or name
-        change = None
+        change: Change | None = None
+        inputs: tuple[str, ...] = ()
         if previous is not None:
+            inputs = reasons(previous[1], result, previous[0], run)
             criteria = moved(previous[1], result)
             if criteria is not None:
-                change = Change(name, previous[1].total, result.total,
-                                reasons(previous[1], result, previous[0], run), criteria)
+                change = Change(name, previous[1].total, result.total, inputs, criteria)
+            inputs = tuple(key for key in inputs if key != "none")
         found.append(Entry(run=run.id, at=run.at, total=result.total,
                            automatic=result.automatic_total, max_total=result.max_total,
                            status=result.status, code=result.code_digest, pack=run.pack_digest,
-                           harness=run.harness_digest, change=change, first=previous is None))
+                           harness=run.harness_digest, change=change, first=previous is None,
+                           inputs=inputs))
         previous = (run, result)
     mine = [entry for entry in entries if entry.student == name]
     return History(assignment, name, display, found, mine)

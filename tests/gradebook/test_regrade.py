@@ -79,6 +79,9 @@ def test_a_regrade_after_a_pack_change_lists_exactly_whose_marks_moved(course: P
     book = open_gradebook(None, reports)
     runs = book.runs(PACK)
     book.close()
+    assert main(["history", PACK, "correct"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "no mark moved (their code changed; the pack changed)" in said
     correct = [r for run in runs for r in run.results if r.name == "correct"]
     assert correct[0].code_digest != correct[1].code_digest  # traced, though no mark moved
     assert runs[0].pack_digest != runs[1].pack_digest

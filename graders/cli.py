@@ -13,7 +13,7 @@ import click
 from click_default_group import DefaultGroup
 from rich.markup import escape
 
-from graders import console
+from graders import console, gradebook
 from graders.batch import SETUP_COMMAND, BatchRequest, grade_batch
 from graders.causes import words
 from graders.checks import title_of
@@ -96,6 +96,9 @@ def default_jobs() -> int:
 @click.option("--timezone", "zone_name",
               help="Zone of the export's zone-less times (e.g. America/Toronto) "
               "[default: the pack's [course] timezone, else the due date's offset].")
+@click.option("--gradebook", "gradebook_url", metavar="URL",
+              help="The gradebook every run is recorded in: a PostgreSQL URL or an SQLite "
+              "file [$GRADERS_GRADEBOOK, else gradebook.sqlite in the reports folder].")
 def run_command(
     paths: tuple[Path, ...],
     assignment: str | None,
@@ -112,6 +115,7 @@ def run_command(
     roster: Path | None,
     times: Path | None,
     zone_name: str | None,
+    gradebook_url: str | None,
 ) -> None:
     """Grade every submission under PATHS: an LMS export (Moodle, Canvas, Brightspace,
     MarkUs, Gradescope; a folder or its zip) or a folder or .zip per student."""
@@ -121,6 +125,7 @@ def run_command(
     zone = _zone(zone_name)
     access = _cluster_access(cluster, cluster_certs, insecure_cluster, isolation)
     code = EXIT_OK
+    where = gradebook.Where(gradebook_url, gradebook.reports_root(out))
     with tempfile.TemporaryDirectory(prefix="grade-intake-") as stage:
         batches = _batches(paths, assignment, layout, Path(stage))
         if instructor_times is not None:
@@ -137,8 +142,11 @@ def run_command(
                 times=dict(instructor_times) if instructor_times is not None else None,
                 zone=zone, layout=intake.layout, intake_notes=intake.notes,
             )
-            if not _grade_one(request, intake):
+            if not _grade_one(request, intake, where):
                 code = EXIT_FAILED
+    term = gradebook.term_page(where) if out is None else None
+    if term is not None:
+        console.console.print(f"Term: {escape(str(term))}")
     sys.exit(code)
 
 
@@ -164,7 +172,7 @@ def _zone(name: str | None) -> tzinfo | None:
         raise click.BadParameter(f"unknown time zone {name!r}", param_hint="--timezone") from None
 
 
-def _grade_one(request: BatchRequest, intake: Intake) -> bool:
+def _grade_one(request: BatchRequest, intake: Intake, where: gradebook.Where) -> bool:
     """Grade one batch with a progress bar and a summary; True when grading worked."""
     pack, target = request.pack, request.out_dir
     assert target is not None
@@ -175,9 +183,13 @@ def _grade_one(request: BatchRequest, intake: Intake) -> bool:
     for note in intake.notes:
         console.console.print(f"intake: {console.printable(note)}", markup=False,
                               style="yellow")
+    for note in gradebook.before_run(where, request):
+        console.console.print(note, markup=False, style="yellow")
     with console.progress_bar(len(intake.found), pack.id) as advance:
         request.progress = advance
         outcome = grade_batch(request)
+    for line in gradebook.change_lines(gradebook.after_run(where, request, outcome), pack.id):
+        console.console.print(console.printable(line), markup=False, soft_wrap=True)
     missing = [r.student for r in outcome.results if r.status == "missing"]
     if missing:
         console.console.print("On the roster with no submission: "

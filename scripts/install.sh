@@ -2,14 +2,15 @@
 # Install everything grading needs on a Debian/Ubuntu machine: bubblewrap (the sandbox),
 # python3-venv (the pack tools' environments), python3-tk (tkinter: the standard library is
 # whole in the sandbox), the harness in .venv, and the packs' tools and environments
-# (`grade setup`: python_ta for stonehenge). Safe to run again. Chromium is only for the
-# harness's own browser tests: pass --with-browser to install it too.
+# (`grade setup`: python_ta for stonehenge). Safe to run again. Chromium and PostgreSQL are
+# only for the harness's own tests (the report pages in a browser; the shared gradebook on a
+# server the tests start): pass --with-browser to install them too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(bubblewrap python3 python3-venv python3-tk)
 if [ "${1:-}" = "--with-browser" ]; then
-  packages+=(chromium)
+  packages+=(chromium postgresql)
 fi
 missing=()
 for package in "${packages[@]}"; do

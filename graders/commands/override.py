@@ -1,5 +1,6 @@
 """`grade override ID STUDENT --criterion C --points P --comment "..." --by NAME`: a TA's mark,
-recorded in ``reports/<id>/overrides.toml`` (the audit trail) and shown at once in every report."""
+recorded in the gradebook (shared by every TA when it is a PostgreSQL server), exported to
+``reports/<id>/overrides.toml`` (the audit trail) and shown at once in every report."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from graders import console, overrides
+from graders import console, gradebook, overrides
 from graders.packs import get_pack, project_root
 from graders.report import ReportWriter
 from graders.results import SubmissionResult
@@ -27,8 +28,10 @@ from graders.sandbox import Isolation
 @click.option("--comment", "-m", required=True, help="Why: shown to whoever reads the report.")
 @click.option("--by", "by", required=True, help="Who makes the change (name or initials).")
 @click.option("--out", type=click.Path(path_type=Path), help="Report folder [reports/<id>].")
+@click.option("--gradebook", "url", metavar="URL", help="The gradebook the override is "
+              "recorded in [$GRADERS_GRADEBOOK, else the one `grade --out` used].")
 def command(assignment: str, student: str, criterion: str, points: float, comment: str, by: str,
-            out: Path | None) -> None:
+            out: Path | None, url: str | None) -> None:
     """Set STUDENT's CRITERION to POINTS with a comment; the change is kept by every regrade
     (and flagged if the student's code changes), and the reports are rewritten now. STUDENT
     is the id the report shows, the LMS id, or the student's name (refused when ambiguous)."""
@@ -46,12 +49,32 @@ def command(assignment: str, student: str, criterion: str, points: float, commen
     why = overrides.check(entry, result)
     if why:
         raise click.UsageError(why)
-    overrides.append(folder / overrides.FILE_NAME, entry)
+    where = gradebook.Where(url, gradebook.reports_root(out))
+    record(entry, result, pack.id, folder, where.open())
     ReportWriter(folder, pack).write_index(results, isolation_of(results))
+    if out is None:  # the term page beside it shows the new mark too
+        gradebook.term_page(where)
     console.out.print(
         f"{result.student}: {entry.criterion} set to {points:g} by {entry.by}; "
         f"total now {result.total:g} (automatic {result.automatic_total or result.total:g}). "
         f"Recorded in {folder / overrides.FILE_NAME}", markup=False)
+
+
+def record(entry: overrides.Override, result: SubmissionResult, assignment: str, folder: Path,
+           book: gradebook.Gradebook) -> None:
+    """Record ``entry`` in the gradebook (with the mark it replaces), then bring the folder's
+    overrides file up to date with every TA's overrides."""
+    if entry.criterion == overrides.TOTAL:
+        was = result.total if result.automatic_total is None else result.automatic_total
+    else:
+        mark = next(m for m in result.criteria if m.id == entry.criterion)
+        was = mark.earned if mark.automatic is None else mark.automatic
+    try:
+        gradebook.sync_overrides(book, assignment, folder)
+        book.add_override(assignment, entry, was)
+        gradebook.sync_overrides(book, assignment, folder)
+    finally:
+        book.close()
 
 
 def load_results(folder: Path) -> list[SubmissionResult]:

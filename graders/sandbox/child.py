@@ -3,21 +3,25 @@
 Copied into the sandbox as ``/harness/child.py`` with the pack's driver as
 ``/harness/grader_driver.py``. Standard library only: nothing from ``graders`` is importable here.
 
-Protocol: the parent writes requests to fd ``REQUEST_FD`` and reads responses from fd
+Its parent is the keeper (``keeper.py``), the sandboxed process that holds the grader's answer
+channel and runs no student code; this process never sees the grader's pipes, key or request
+ids. Protocol: the keeper writes requests to fd ``REQUEST_FD`` and reads responses from fd
 ``RESPONSE_FD``; each message is a 4-byte big-endian length followed by UTF-8 JSON. Student
 ``print`` output never shares these pipes: during a call ``sys.stdout``/``sys.stderr`` are
 capped buffers returned in the response, and the process's real fds 1 and 2 go to a separate
-pipe the parent drains and caps.
+pipe the grader drains and caps.
 
-The answer channel is out of student code's reach: the request id lives only in
+The answer channel is out of student code's reach: the request number lives only in
 :func:`serve`'s frame (frames are refused by the guard, ``child_guard.py``), the pipes are
 closed in forked children and never inherited by programs, a worker left with a student thread
 stops before it reads the next request, and the answer is encoded by functions bound before any
-student code ran (:class:`Channel`). Every answer is signed with a key the parent sends before
-any student code exists, so an answer written by student code or rewritten by a relay process
-is thrown away; the process is non-dumpable, so its memory is closed to every process,
-itself included (:func:`_hide_memory`). Each answer carries ``watches``: what the guard's
-recursion watches found during the call, drained from the guard by this frame only.
+student code ran (:class:`Channel`). Every answer is signed with a key the keeper sends before
+any student code exists (its own, not the grader's), so an answer written by student code or
+rewritten by a relay process is thrown away; the process is non-dumpable, so its memory is
+closed to every process, itself included (:func:`_hide_memory`). Each answer carries
+``watches``: what the guard's recursion watches found during the call, drained from the guard
+by this frame only. The keeper checks every answer as plain data before it signs it for the
+grader (``keeper.problem_with``).
 """
 
 from __future__ import annotations
@@ -261,21 +265,21 @@ class Channel:
     through the C encoder and decoder of ``_json``, which call no Python code for plain data.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, requests: int = REQUEST_FD, responses: int = RESPONSE_FD) -> None:
         header = struct.Struct(">I")
         self.pack, self.unpack, self.count = header.pack, header.unpack, struct.Struct(">Q").pack
         self.read, self.write = os.read, os.write
-        self.requests, self.responses = REQUEST_FD, RESPONSE_FD
+        self.requests, self.responses = requests, responses
         self.scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         self.encoder = _json.make_encoder(
             None, _unsendable, _json.encode_basestring, None, ":", ",", False, False, False
         )
         self.join, self.tasks, self.digest = "".join, os.listdir, _hmac_digest()
         self.shape = sendable  # bound now: student code may rebind the module's
-        for fd in (REQUEST_FD, RESPONSE_FD):  # never inherited by a program student code runs
+        for fd in (requests, responses):  # never inherited by a program student code runs
             os.set_inheritable(fd, False)
         # nor kept by a fork: a leftover child could read the next request
-        os.register_at_fork(after_in_child=_close_protocol_fds)
+        os.register_at_fork(after_in_child=lambda: _close_protocol_fds(requests, responses))
         # The parent's first message is the key that signs every answer; it arrives before
         # any student code exists, so no relay can have seen it (see :meth:`send`).
         first = self.receive() or {}
@@ -356,8 +360,8 @@ def _unsendable(value: object) -> object:
     raise TypeError(f"a {type(value).__name__} object, not plain data")
 
 
-def _close_protocol_fds() -> None:
-    for fd in (REQUEST_FD, RESPONSE_FD):
+def _close_protocol_fds(*fds: int) -> None:
+    for fd in fds:
         with contextlib.suppress(OSError):
             os.close(fd)
 

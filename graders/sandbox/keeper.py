@@ -1,0 +1,235 @@
+"""The keeper: the sandboxed process that holds the grader's answer channel and never runs
+student code.
+
+Copied into the sandbox as ``/harness/keeper.py`` and started by the grader's
+:class:`~graders.sandbox.worker.Worker`. Standard library only, plus ``child.py`` beside it
+(harness code: the channel's framing and signing). It never imports the pack's driver, the
+guard or anything of the student's.
+
+Order matters. The keeper makes itself non-dumpable before anything else (no process of its
+uid can ptrace it or read its memory), then reads the grader's signing key, the first message
+on fds 3 and 4 (:class:`child.Channel`). Only then does it start the worker that runs the
+student's code, ``child.py``, as its own child on a fresh pipe pair placed at fds 3 and 4 of
+that child, with a key of its own: the grader's pipes are close-on-exec and the grader's key
+never leaves this process. Each request goes on to the child without the grader's id (a plain
+number instead); each answer comes back signed with the child's key, is decoded as plain JSON
+(no nan or infinity, nesting and size capped), checked field by field and only then signed
+with the grader's key and sent on. An answer that is not so is the student code's doing: the
+child is killed and the grader is told why (``forged``). When the child dies, the keeper ends
+the same way (exit status or signal), so the grader's account of a crash is unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hmac
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+from typing import TYPE_CHECKING, Any, NoReturn
+
+# Under `python3 -I` the script's folder is not on the path: the harness folder is put there
+# by hand (and nothing else: not the student's working folder).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+if TYPE_CHECKING:
+    from graders.sandbox import child
+else:
+    import child
+
+CHILD_PROGRAM = os.path.join(child.HARNESS_DIR, "child.py")
+# Asked by the grader only (student code cannot reach the grader's pipes): which modules
+# this process holds, so a test can prove it never imported the student's or the driver's.
+MODULES_PROBE = "graders.keeper.modules"
+ANSWER_FIELDS = frozenset({"id", "ok", "value", "error", "stdout", "stderr", "output_dropped",
+                           "watches"})
+WATCH_FIELDS = {"scope": (str,), "recursion": (str, type(None)), "intact": (bool,)}
+ERROR_FIELDS = frozenset({"type", "message", "traceback"})
+MAX_WATCHES = 1000
+NOT_SIGNED = "an answer the worker did not sign"
+SIGNATURE = 32  # HMAC-SHA256, as child.Channel.send signs
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not plain data")
+
+
+class ChildLink:
+    """The keeper's end of the pipes to the child that runs student code."""
+
+    def __init__(self) -> None:
+        self.key, self.digest = os.urandom(32), child._hmac_digest()
+        requests_read, self.requests = (_moved(fd) for fd in os.pipe())
+        self.answers, answers_write = (_moved(fd) for fd in os.pipe())
+        # The child's pipes at its fds 3 and 4, where the grader's were: nothing else of
+        # this process's reaches it (the grader's pipes were moved and are close-on-exec).
+        os.dup2(requests_read, child.REQUEST_FD, inheritable=False)
+        os.dup2(answers_write, child.RESPONSE_FD, inheritable=False)
+        try:
+            self.process = subprocess.Popen(  # noqa: S603 - the harness's own worker
+                [sys.executable, "-I", CHILD_PROGRAM],
+                pass_fds=(child.REQUEST_FD, child.RESPONSE_FD),
+            )
+        finally:
+            for fd in (child.REQUEST_FD, child.RESPONSE_FD, requests_read, answers_write):
+                os.close(fd)
+        self.pidfd = _pidfd(self.process.pid)
+        self.answered = 0
+        self.scan = json.JSONDecoder(  # type: ignore[attr-defined]
+            parse_constant=_refuse_constant).scan_once
+        self.ask({"key": self.key.hex()})  # before the child imports anything of the student's
+        self.asked = b""
+
+    def ask(self, message: dict) -> None:
+        body = self.asked = json.dumps(message, allow_nan=False).encode("utf-8")
+        data = memoryview(len(body).to_bytes(4, "big") + body)
+        while data:
+            data = data[os.write(self.requests, data) :]
+
+    def answer(self) -> dict | str | None:
+        """The child's next answer; a reason (``str``) when it is none; None when it died."""
+        header = self._exact(4)
+        if header is None:
+            return None
+        length = int.from_bytes(header, "big")
+        if length > child.MAX_RESPONSE_BYTES:
+            return f"an answer of {length >> 20} MB"
+        signed_body = self._exact(length + SIGNATURE)
+        if signed_body is None:
+            return None
+        body, tag = signed_body[:length], signed_body[length:]
+        signed = self.answered.to_bytes(8, "big") + self.asked + body
+        self.answered += 1
+        if not hmac.compare_digest(self.digest(self.key, signed, "sha256"), tag):
+            return NOT_SIGNED
+        try:
+            text = body.decode("utf-8")
+            message, end = self.scan(text, 0)
+        except (ValueError, RecursionError, MemoryError, StopIteration):
+            return "bytes that are not an answer"
+        if end != len(text) or type(message) is not dict:
+            return "an answer that is no record"
+        return message
+
+    def _exact(self, size: int) -> bytes | None:
+        """``size`` bytes from the child, or None once it is gone (also when a process it
+        started still holds its end of the pipe)."""
+        parts, got = [], 0
+        while got < size:
+            waits = [self.answers] + ([self.pidfd] if self.pidfd is not None else [])
+            ready, _, _ = select.select(waits, [], [])
+            if self.answers not in ready:
+                return None  # the child ended and wrote nothing more
+            chunk = os.read(self.answers, min(size - got, 1 << 20))
+            if not chunk:
+                return None
+            parts.append(chunk)
+            got += len(chunk)
+        return b"".join(parts)
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        self.process.wait()
+
+    def end_like_the_child(self) -> NoReturn:
+        """End this process as the child ended (its exit status, or its signal)."""
+        with contextlib.suppress(OSError):
+            os.close(self.requests)
+        status = self.process.wait()
+        if status < 0:
+            with contextlib.suppress(OSError, ValueError):  # SIGKILL keeps its default
+                signal.signal(-status, signal.SIG_DFL)
+            os.kill(os.getpid(), -status)
+        os._exit(status if status >= 0 else 128 - status)
+
+
+def _moved(fd: int) -> int:
+    """``fd`` moved to a number of 10 or more, close-on-exec (fds 3 and 4 are the child's)."""
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return moved
+
+
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def problem_with(answer: dict, number: int) -> str | None:
+    """Why ``answer`` cannot be the child's answer to request ``number``, or None."""
+    if answer.get("id") != number or type(answer.get("id")) is not int:
+        return "an answer to a question the grader did not ask"
+    if not set(answer) <= ANSWER_FIELDS:
+        return "an answer with fields the worker never writes"
+    if type(answer.get("ok")) is not bool:
+        return "an answer without a true/false `ok`"
+    if not all(type(answer.get(name, "")) is str for name in ("stdout", "stderr")):
+        return "text fields that are not text"
+    if type(answer.get("output_dropped", 0)) is not int:
+        return "a byte count that is not a number"
+    error = answer.get("error")
+    if not answer["ok"] and (type(error) is not dict or set(error) != ERROR_FIELDS
+                             or not all(type(text) is str for text in error.values())):
+        return "an error that is not a record"
+    return _watch_problem(answer.get("watches", []))
+
+
+def _watch_problem(watches: Any) -> str | None:
+    if type(watches) is not list or len(watches) > MAX_WATCHES:
+        return "watches that are not a list"
+    for watch in watches:
+        if type(watch) is not dict or set(watch) != set(WATCH_FIELDS):
+            return "a watch that is not the guard's record"
+        if not all(type(watch[name]) in kinds for name, kinds in WATCH_FIELDS.items()):
+            return "a watch that is not the guard's record"
+    return None
+
+
+def _modules_answer() -> dict:
+    return {"ok": True, "value": sorted(sys.modules), "stdout": "", "stderr": "",
+            "output_dropped": 0, "watches": []}
+
+
+def keep() -> None:
+    """Hold the grader's channel and relay its requests to the child until the grader
+    closes the request pipe."""
+    child._hide_memory()
+    grader = child.Channel(_moved(child.REQUEST_FD), _moved(child.RESPONSE_FD))
+    link = ChildLink()
+    ready = link.answer()
+    if ready is None:
+        link.end_like_the_child()
+    if type(ready) is not dict or ready.get("ready") is not True:
+        link.stop()
+        os._exit(1)
+    grader.send({"ready": True, "pid": os.getpid()})
+    number = 0
+    while (request := grader.receive()) is not None:
+        request_id = request.pop("id", None)
+        if request.get("op") == MODULES_PROBE:
+            grader.send({**_modules_answer(), "id": request_id})
+            continue
+        number += 1
+        request["id"] = number
+        link.ask(request)
+        answer = link.answer()
+        if answer is None:
+            link.end_like_the_child()
+        problem = answer if isinstance(answer, str) else problem_with(answer, number)
+        if problem is not None or not isinstance(answer, dict):
+            link.stop()
+            grader.send({"id": request_id, "forged": problem})
+            return
+        answer["id"] = request_id
+        grader.send(answer)
+    link.stop()
+
+
+if __name__ == "__main__":
+    keep()

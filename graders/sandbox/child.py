@@ -265,21 +265,21 @@ class Channel:
     through the C encoder and decoder of ``_json``, which call no Python code for plain data.
     """
 
-    def __init__(self, requests: int = REQUEST_FD, responses: int = RESPONSE_FD) -> None:
+    def __init__(self) -> None:
         header = struct.Struct(">I")
         self.pack, self.unpack, self.count = header.pack, header.unpack, struct.Struct(">Q").pack
         self.read, self.write = os.read, os.write
-        self.requests, self.responses = requests, responses
+        self.requests, self.responses = REQUEST_FD, RESPONSE_FD
         self.scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         self.encoder = _json.make_encoder(
             None, _unsendable, _json.encode_basestring, None, ":", ",", False, False, False
         )
         self.join, self.tasks, self.digest = "".join, os.listdir, _hmac_digest()
         self.shape = sendable  # bound now: student code may rebind the module's
-        for fd in (requests, responses):  # never inherited by a program student code runs
+        for fd in (REQUEST_FD, RESPONSE_FD):  # never inherited by a program student code runs
             os.set_inheritable(fd, False)
         # nor kept by a fork: a leftover child could read the next request
-        os.register_at_fork(after_in_child=lambda: _close_protocol_fds(requests, responses))
+        os.register_at_fork(after_in_child=_close_protocol_fds)
         # The parent's first message is the key that signs every answer; it arrives before
         # any student code exists, so no relay can have seen it (see :meth:`send`).
         first = self.receive() or {}
@@ -360,8 +360,8 @@ def _unsendable(value: object) -> object:
     raise TypeError(f"a {type(value).__name__} object, not plain data")
 
 
-def _close_protocol_fds(*fds: int) -> None:
-    for fd in fds:
+def _close_protocol_fds() -> None:
+    for fd in (REQUEST_FD, RESPONSE_FD):
         with contextlib.suppress(OSError):
             os.close(fd)
 

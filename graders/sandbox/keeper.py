@@ -22,13 +22,11 @@ the same way (exit status or signal), so the grader's account of a crash is unch
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hmac
 import json
 import os
 import select
 import signal
-import subprocess
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -62,21 +60,20 @@ class ChildLink:
 
     def __init__(self) -> None:
         self.key, self.digest = os.urandom(32), child._hmac_digest()
-        requests_read, self.requests = (_moved(fd) for fd in os.pipe())
-        self.answers, answers_write = (_moved(fd) for fd in os.pipe())
-        # The child's pipes at its fds 3 and 4, where the grader's were: nothing else of
-        # this process's reaches it (the grader's pipes were moved and are close-on-exec).
-        os.dup2(requests_read, child.REQUEST_FD, inheritable=False)
-        os.dup2(answers_write, child.RESPONSE_FD, inheritable=False)
+        requests_read, self.requests = os.pipe()
+        self.answers, answers_write = os.pipe()
+        # The child's pipes at its fds 3 and 4, over the grader's: every other fd of this
+        # process is close-on-exec, so nothing else of it reaches the child.
         try:
-            self.process = subprocess.Popen(  # noqa: S603 - the harness's own worker
-                [sys.executable, "-I", CHILD_PROGRAM],
-                pass_fds=(child.REQUEST_FD, child.RESPONSE_FD),
-            )
+            self.pid = os.posix_spawn(sys.executable, [sys.executable, "-I", CHILD_PROGRAM],
+                                      os.environ, file_actions=[
+                                          (os.POSIX_SPAWN_DUP2, requests_read, child.REQUEST_FD),
+                                          (os.POSIX_SPAWN_DUP2, answers_write,
+                                           child.RESPONSE_FD)])
         finally:
-            for fd in (child.REQUEST_FD, child.RESPONSE_FD, requests_read, answers_write):
-                os.close(fd)
-        self.pidfd = _pidfd(self.process.pid)
+            os.close(requests_read)
+            os.close(answers_write)
+        self.pidfd = _pidfd(self.pid)
         self.answered = 0
         self.scan = json.JSONDecoder(  # type: ignore[attr-defined]
             parse_constant=_refuse_constant).scan_once
@@ -132,26 +129,23 @@ class ChildLink:
 
     def stop(self) -> None:
         with contextlib.suppress(OSError):
-            self.process.kill()
-        self.process.wait()
+            os.kill(self.pid, signal.SIGKILL)
+        self._wait()
+
+    def _wait(self) -> int:
+        """The child's end: its exit status, or minus the signal that ended it."""
+        return os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
 
     def end_like_the_child(self) -> NoReturn:
         """End this process as the child ended (its exit status, or its signal)."""
         with contextlib.suppress(OSError):
             os.close(self.requests)
-        status = self.process.wait()
+        status = self._wait()
         if status < 0:
             with contextlib.suppress(OSError, ValueError):  # SIGKILL keeps its default
                 signal.signal(-status, signal.SIG_DFL)
             os.kill(os.getpid(), -status)
         os._exit(status if status >= 0 else 128 - status)
-
-
-def _moved(fd: int) -> int:
-    """``fd`` moved to a number of 10 or more, close-on-exec (fds 3 and 4 are the child's)."""
-    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
-    os.close(fd)
-    return moved
 
 
 def _pidfd(pid: int) -> int | None:
@@ -200,7 +194,7 @@ def keep() -> None:
     """Hold the grader's channel and relay its requests to the child until the grader
     closes the request pipe."""
     child._hide_memory()
-    grader = child.Channel(_moved(child.REQUEST_FD), _moved(child.RESPONSE_FD))
+    grader = child.Channel()
     link = ChildLink()
     ready = link.answer()
     if ready is None:

@@ -190,9 +190,27 @@ def _modules_answer() -> dict:
             "output_dropped": 0, "watches": []}
 
 
+def relayed(link: ChildLink, request: dict, number: int) -> dict:
+    """The child's answer to ``request`` (numbered ``number``), checked; else a record whose
+    ``forged`` says why there is none (the child is then killed)."""
+    request["id"] = number
+    try:
+        link.ask(request)
+    except OSError:  # the child is gone (a process the student's code started killed it)
+        link.end_like_the_child()
+    answer = link.answer()
+    if answer is None:
+        link.end_like_the_child()
+    problem = answer if isinstance(answer, str) else problem_with(answer, number)
+    if problem is not None or not isinstance(answer, dict):
+        link.stop()
+        return {"forged": problem}
+    return answer
+
+
 def keep() -> None:
     """Hold the grader's channel and relay its requests to the child until the grader
-    closes the request pipe."""
+    closes the request pipe (or the child's answer is refused)."""
     child._hide_memory()
     grader = child.Channel()
     link = ChildLink()
@@ -207,21 +225,13 @@ def keep() -> None:
     while (request := grader.receive()) is not None:
         request_id = request.pop("id", None)
         if request.get("op") == MODULES_PROBE:
-            grader.send({**_modules_answer(), "id": request_id})
-            continue
-        number += 1
-        request["id"] = number
-        link.ask(request)
-        answer = link.answer()
-        if answer is None:
-            link.end_like_the_child()
-        problem = answer if isinstance(answer, str) else problem_with(answer, number)
-        if problem is not None or not isinstance(answer, dict):
-            link.stop()
-            grader.send({"id": request_id, "forged": problem})
+            answer = _modules_answer()
+        else:
+            number += 1
+            answer = relayed(link, request, number)
+        grader.send({**answer, "id": request_id})
+        if "forged" in answer:
             return
-        answer["id"] = request_id
-        grader.send(answer)
     link.stop()
 
 

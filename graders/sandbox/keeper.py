@@ -81,7 +81,8 @@ class ChildLink:
         self.asked = b""
 
     def ask(self, message: dict) -> None:
-        body = self.asked = json.dumps(message, allow_nan=False).encode("utf-8")
+        """Send the child ``message`` (a request as the grader wrote it, numbered here)."""
+        body = self.asked = json.dumps(message).encode("utf-8")
         data = memoryview(len(body).to_bytes(4, "big") + body)
         while data:
             data = data[os.write(self.requests, data) :]

@@ -33,6 +33,7 @@ from graders.sandbox.uids import UidPool
 from graders.sandbox.worker import Worker
 
 CHILD_SOURCE = Path(__file__).with_name("child.py")
+KEEPER_SOURCE = Path(__file__).with_name("keeper.py")
 GUARD_SOURCE = Path(__file__).with_name("guard.py")
 KIT_SOURCE = Path(__file__).with_name("harness_kit.py")
 # Child-side engine modules every harness carries beside the pack's driver: the drivers'
@@ -116,13 +117,15 @@ class Sandbox:
         self._uids.release(uid)
 
     def harness_for(self, driver: Path) -> Path:
-        """A read-only folder with ``child.py``, its guard ``child_guard.py``, ``driver`` as
+        """A read-only folder with ``keeper.py`` (holds the grader's channel), ``child.py``
+        (runs the driver and the student's code), its guard ``child_guard.py``, ``driver`` as
         ``grader_driver.py``, the engine's :data:`HARNESS_MODULES` (``harness_kit.py``, the
         checkers' runners) and the driver's helper modules (``driver_*.py`` beside it,
         importable by their own names)."""
         if driver not in self._harness:
             folder = Path(tempfile.mkdtemp(prefix="harness-", dir=self.root))
             shutil.copyfile(CHILD_SOURCE, folder / "child.py")
+            shutil.copyfile(KEEPER_SOURCE, folder / "keeper.py")
             shutil.copyfile(GUARD_SOURCE, folder / "child_guard.py")
             for module in HARNESS_MODULES:
                 shutil.copyfile(module, folder / module.name)

@@ -3,21 +3,22 @@
 Copied into the sandbox as ``/harness/child.py`` with the pack's driver as
 ``/harness/grader_driver.py``. Standard library only: nothing from ``graders`` is importable here.
 
-Protocol: the parent writes requests to fd ``REQUEST_FD`` and reads responses from fd
-``RESPONSE_FD``; each message is a 4-byte big-endian length followed by UTF-8 JSON. Student
-``print`` output never shares these pipes: during a call ``sys.stdout``/``sys.stderr`` are
-capped buffers returned in the response, and the process's real fds 1 and 2 go to a separate
-pipe the parent drains and caps.
+Its parent is the keeper (``keeper.py``), which holds the grader's pipes, key and request ids
+and runs no student code. The keeper writes requests to fd ``REQUEST_FD`` and reads responses
+from fd ``RESPONSE_FD``: a 4-byte big-endian length, then UTF-8 JSON. Student ``print`` output
+never shares these pipes: during a call ``sys.stdout``/``sys.stderr`` are capped buffers
+returned in the response; the real fds 1 and 2 go to a pipe the grader drains and caps.
 
-The answer channel is out of student code's reach: the request id lives only in
+The answer channel is out of student code's reach: the request number lives only in
 :func:`serve`'s frame (frames are refused by the guard, ``child_guard.py``), the pipes are
 closed in forked children and never inherited by programs, a worker left with a student thread
 stops before it reads the next request, and the answer is encoded by functions bound before any
-student code ran (:class:`Channel`). Every answer is signed with a key the parent sends before
-any student code exists, so an answer written by student code or rewritten by a relay process
-is thrown away; the process is non-dumpable, so its memory is closed to every process,
-itself included (:func:`_hide_memory`). Each answer carries ``watches``: what the guard's
-recursion watches found during the call, drained from the guard by this frame only.
+student code ran (:class:`Channel`). Every answer is signed with a key the keeper sends before
+any student code exists (its own, not the grader's), so an answer written by student code or
+rewritten by a relay process is thrown away; the process is non-dumpable, so its memory is
+closed to every process, itself included (:func:`_hide_memory`). Each answer carries
+``watches``: what the guard's recursion watches found during the call, drained from the guard
+by this frame only; the keeper checks it all as plain data (``keeper.problem_with``).
 """
 
 from __future__ import annotations

@@ -23,13 +23,17 @@ STARTUP_SECONDS = 15.0
 # every Hypothesis example (and every shrink step) wait out the full time limit.
 MAX_TIMEOUTS = 2
 MAX_RESPONSE = 64 * 1024 * 1024
-SIGNATURE = 32  # HMAC-SHA256 of every answer (see child.Channel.send)
+SIGNATURE = 32  # HMAC-SHA256 of every answer (see child.Channel.send, signed by the keeper)
 REFUSED_STATUS = 86  # child_guard.REFUSED_STATUS: the guard stopped the student's code
 REFUSED_MARKER = "graders-refused:"
 
 
 class Worker:
     """Calls operations of a pack's driver inside the sandbox and returns plain data.
+
+    The sandbox's first process is the keeper (``keeper.py``): it holds this channel and its
+    key and runs no student code; the driver and the student's code run in its child, whose
+    answers it checks before signing them (docs/threat-model.md).
 
     The interpreter starts on first use and is restarted after a timeout or a crash, so one
     misbehaving call costs only that call.
@@ -64,7 +68,7 @@ class Worker:
         request_read, self._requests = os.pipe()
         self._responses, response_write = os.pipe()
         launch = self.sandbox.launch(
-            ["python3", "-I", f"{HARNESS_ROOT}/child.py"],
+            ["python3", "-I", f"{HARNESS_ROOT}/keeper.py"],
             self.scratch,
             worker_lifetime_limits(self.limits),
             uid=self.uid,
@@ -185,6 +189,8 @@ class Worker:
                 limit,
             )
         assert isinstance(response, dict)
+        if isinstance(response.get("forged"), str):  # the keeper refused the child's answer
+            self._forged(op, response["forged"][:300])
         problem = _malformed(response, request_id)
         if problem:
             self._forged(op, problem)

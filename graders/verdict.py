@@ -52,5 +52,4 @@ def public_points(outcomes: Iterable[TestOutcome], shares: Mapping[str, float],
             earned += shares.get(test.name, 0.0)
             charged |= {(criterion, kind): weighs[kind] for kind in test.causes}
     earned = max(0.0, earned - sum(charged.values()))
-    return (f"Public part: {earned:.4g} / {total:.4g} points from the tests above; hidden "
-            "tests and rule deductions make up the rest of the mark.")
+    return f"Public part: {earned:.4g} / {total:.4g} points; hidden tests make up the rest."

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from graders import overrides
+from graders import citations, overrides
 from graders.packs import Pack
 from graders.report import similar, stats, views
 from graders.results import OverrideRecord, SubmissionResult, write_atomic
@@ -40,6 +40,7 @@ def environment() -> Environment:
     env.filters["pts"] = views.pts
     env.filters["slug"] = slugify
     env.filters["one_line"] = views.one_line
+    env.filters["citation"] = citations.render
     env.globals["views"] = views
     # The one inline script, allowed by its hash: the Content-Security-Policy blocks any other
     # script (even if escaping ever failed) and every network request.

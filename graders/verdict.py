@@ -21,6 +21,7 @@ from graders.sandbox.isolation import SANDBOX_ROOT
 
 WORDS_FILE = Path(__file__).with_name("verdict.toml")
 RAISED = re.compile(r"`[^`\n]+` raised (?P<rest>.*)", re.DOTALL)
+OPERATION = re.compile(r"^`[^`\n]+`(?P<colon>:)? ")
 FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)')
 REPR = re.compile(r"'?<(?:(?:function|bound method|built-in function) (?P<function>[\w.<>]+)"
                   r"|(?P<object>[\w.]+) object) at 0x[0-9a-fA-F]+>'?")
@@ -82,9 +83,11 @@ def plain_words(message: str, details: Mapping[str, Any], files: Mapping[str, st
     """``message`` as a student reads it: an exception names the student's own function or
     class where the traceback ends in their ``files`` (not the grader's operation), paths are
     relative to their folder, and a quoted object repr says what was expected instead."""
-    raised = RAISED.fullmatch(message)
+    raised = RAISED.search(message)
     if raised:
-        message = _raised(raised["rest"], str(details.get("traceback") or ""), files)
+        message = message[:raised.start()] + _raised(
+            raised["rest"], str(details.get("traceback") or ""), files)
+    message = OPERATION.sub(lambda m: "" if m["colon"] else words()["operation"], message)
     message = message.replace(SANDBOX_ROOT + "/", "")
     return REPR.sub(_repr_words, message)
 
@@ -95,7 +98,9 @@ def _raised(rest: str, traceback: str, files: Mapping[str, str]) -> str:
     if not mine:
         return words()["raised_outside"].format(rest=rest)
     name, line = mine[-1]
-    where = qualified_name(files[name], line) or f"module {Path(name).stem}"
+    where = qualified_name(files[name], line)
+    if where is None:
+        return words()["raised_at_top"].format(file=name, line=line, rest=rest)
     return words()["raised_in"].format(where=where, file=name, line=line, rest=rest)
 
 

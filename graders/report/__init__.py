@@ -43,6 +43,7 @@ def environment() -> Environment:
     env.filters["citation"] = citations.render
     env.globals["views"] = views
     env.globals["boards"] = boards
+    env.globals["stats"] = stats
     # The one inline script, allowed by its hash: the Content-Security-Policy blocks any other
     # script (even if escaping ever failed) and every network request.
     script = env.loader.get_source(env, "report.js")[0]  # type: ignore[union-attr]

@@ -218,6 +218,8 @@ def test_the_tests_column_leaves_out_skipped_and_zero_point_tests(big_class, pag
     tests = row.locator("td").nth(3 + 1 + 11).inner_text()
     passed, counted = stats.counted_tests(get_pack(PACK_ID), skipped)
     assert tests == f"{passed}/{counted}" and passed == counted < len(skipped.tests)
+    row.locator("td.student a").click()
+    assert f"{passed} of {counted} tests passed" in page.locator("p.muted").first.inner_text()
 
 
 def test_handout_citations_render_their_markdown(big_class, page_of):

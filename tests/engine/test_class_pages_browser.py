@@ -21,7 +21,7 @@ from graders.feedback import FeedbackWriter
 from graders.packs import get_pack
 from graders.packs.stonehenge import checks, oracle
 from graders.report import ReportWriter, stats
-from graders.results import SubmissionResult, TestOutcome
+from graders.results import OverrideRecord, SubmissionResult, TestOutcome
 from graders.sandbox import Isolation
 from graders.submissions import slugify
 from graders.testing import Mismatch
@@ -265,3 +265,16 @@ def test_a_board_diff_shows_the_boards_as_printed_with_the_differing_token_marke
     board = page.get_by_test_id("board-expected")
     assert board.inner_text().rstrip("\n") == expected.rstrip("\n")
     assert board.locator("mark").all_inner_texts() == ["1"]
+
+
+def test_an_override_of_the_total_gives_its_reason_too():
+    pack = get_pack(PACK_ID)
+    result = SubmissionResult(
+        student="late_ann", assignment=pack.id, assignment_title=pack.title, status="graded",
+        isolation="bubblewrap", total=80.0, max_total=100.0, automatic_total=60.0,
+        overrides=[OverrideRecord(criterion="total", points=80.0, comment="medical note",
+                                  by="TA Ode", at="2026-01-05T10:00:00+00:00",
+                                  automatic=60.0)],
+        graded_at="2026-01-01T00:00:00+00:00")
+    page = FeedbackWriter(Path("unused"), pack).render(result)
+    assert "medical note" in page and "the total set to 80 (the grader gave 60)" in page

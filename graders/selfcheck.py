@@ -28,6 +28,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
+from graders import citations
 from graders.batch import BatchOutcome, BatchRequest, grade_batch
 from graders.packs import Pack
 from graders.results import SubmissionResult
@@ -62,7 +63,8 @@ DO_NOTHING = "do_nothing"
 def declaration_problems(pack: Pack) -> list[str]:
     """What a pack lacks before anything is graded: enough samples, a ``do_nothing`` sample
     (no vacuous credit), a handout citation on every criterion and rule (and on the
-    ``[environment]``), and the one layout
+    ``[environment]``) with no PDF damage in it (:func:`graders.citations.damage`), and the
+    one layout
     (:func:`layout_problems`)."""
     names = {student_id(path) for path in sample_sources(pack)}
     wanted = FEWER_SAMPLES.get(pack.id, MINIMUM_SAMPLES)
@@ -78,7 +80,7 @@ def declaration_problems(pack: Pack) -> list[str]:
     if environment.requirements and not environment.handout.strip():
         uncited.append("[environment]")
     problems += [f"{what}: no `handout = \"<the sentence it enforces>\"`" for what in uncited]
-    return problems + layout_problems(pack)
+    return problems + citations.pack_damage(pack) + layout_problems(pack)
 
 
 # The one pack layout (docs/pack-authoring.md): any other module is folded into these.

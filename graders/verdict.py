@@ -1,13 +1,37 @@
 """The pre-check's verdict, one definition for `grade check` and the student kit's
-``precheck.py``: which rule violations fail it, and what the public tests earned."""
+``precheck.py``: which rule violations fail it, what the public tests earned, and the words a
+first-year student reads (``verdict.toml``): their own function named instead of the grader's
+operation, paths relative to their folder, no object reprs, the style verdict as charged."""
 
 from __future__ import annotations
 
+import ast
+import re
+import tomllib
 from collections.abc import Iterable, Mapping
 from fnmatch import fnmatch
+from functools import cache
+from pathlib import Path
+from typing import Any
 
+from graders.declaration import CriterionSpec
 from graders.packs import Pack
 from graders.results import TestOutcome, ViolationRecord
+from graders.sandbox.isolation import SANDBOX_ROOT
+
+WORDS_FILE = Path(__file__).with_name("verdict.toml")
+RAISED = re.compile(r"`[^`\n]+` raised (?P<rest>.*)", re.DOTALL)
+OPERATION = re.compile(r"^`[^`\n]+`(?P<colon>:)? ")
+FRAME = re.compile(r'File "(?P<file>[^"\n]+)", line (?P<line>\d+)')
+REPR = re.compile(r"'?<(?:(?:function|bound method|built-in function) (?P<function>[\w.<>]+)"
+                  r"|(?P<object>[\w.]+) object) at 0x[0-9a-fA-F]+>'?")
+
+
+@cache
+def words() -> dict[str, str]:
+    """The pre-check's own wording (``verdict.toml``)."""
+    with WORDS_FILE.open("rb") as handle:
+        return {str(key): str(text) for key, text in tomllib.load(handle).items()}
 
 
 def is_notice(pack: Pack, violation: ViolationRecord) -> bool:
@@ -52,5 +76,86 @@ def public_points(outcomes: Iterable[TestOutcome], shares: Mapping[str, float],
             earned += shares.get(test.name, 0.0)
             charged |= {(criterion, kind): weighs[kind] for kind in test.causes}
     earned = max(0.0, earned - sum(charged.values()))
-    return (f"Public part: {earned:.4g} / {total:.4g} points from the tests above; hidden "
-            "tests and rule deductions make up the rest of the mark.")
+    return words()["public_points"].format(earned=f"{earned:.4g}", total=f"{total:.4g}")
+
+
+def plain_words(message: str, details: Mapping[str, Any], files: Mapping[str, str]) -> str:
+    """``message`` as a student reads it: an exception names the student's own function or
+    class where the traceback ends in their ``files`` (not the grader's operation), paths are
+    relative to their folder, and a quoted object repr says what was expected instead."""
+    raised = RAISED.search(message)
+    if raised:
+        message = message[:raised.start()] + _raised(
+            raised["rest"], str(details.get("traceback") or ""), files)
+    message = OPERATION.sub(lambda m: "" if m["colon"] else words()["operation"], message)
+    message = message.replace(SANDBOX_ROOT + "/", "")
+    return REPR.sub(_repr_words, message)
+
+
+def _raised(rest: str, traceback: str, files: Mapping[str, str]) -> str:
+    frames = [(_relative(m["file"]), int(m["line"])) for m in FRAME.finditer(traceback)]
+    mine = [(name, line) for name, line in frames if name in files]
+    if not mine:
+        return words()["raised_outside"].format(rest=rest)
+    name, line = mine[-1]
+    where = qualified_name(files[name], line)
+    if where is None:
+        return words()["raised_at_top"].format(file=name, line=line, rest=rest)
+    return words()["raised_in"].format(where=where, file=name, line=line, rest=rest)
+
+
+def _relative(path: str) -> str:
+    return path.removeprefix(SANDBOX_ROOT + "/")
+
+
+def qualified_name(source: str, line: int) -> str | None:
+    """``Class.method`` (or ``function``) of the innermost definition holding ``line``."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    names: list[str] = []
+    body: list[ast.stmt] = tree.body
+    while True:
+        inner = next((node for node in body if isinstance(
+            node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            and node.lineno <= line <= (node.end_lineno or node.lineno)), None)
+        if inner is None:
+            return ".".join(names) or None
+        names.append(inner.name)
+        body = inner.body
+
+
+def _repr_words(match: re.Match[str]) -> str:
+    if match["function"]:
+        return words()["function_repr"].format(name=match["function"].rsplit(".", 1)[-1])
+    return words()["object_repr"].format(name=match["object"].rsplit(".", 1)[-1])
+
+
+def style_lines(pack: Pack, test: TestOutcome) -> list[str]:
+    """A failed style test (``details['kinds']``) as the instructor will charge it: the
+    counted kinds first, each with its places, what they cost together, then the free kinds
+    apart; [] when the test is no such test."""
+    kinds = test.details.get("kinds") if test.details.get("kind") == "kinds" else None
+    criterion = next((c for c in pack.declaration.criteria if c.per_kind is not None
+                      and any(fnmatch(test.name, p) for p in c.tests)), None)
+    if not isinstance(kinds, dict) or criterion is None:
+        return []
+    free = sorted(k for k in kinds if _free(criterion, k))
+    counted = sorted(k for k in kinds if k not in free)
+    each = criterion.per_kind or 0.0
+    cost = {kind: criterion.causes.get(kind, each) for kind in counted}
+    lost = min(criterion.points, sum(cost.values()))
+    text = words()
+    lines = [text["style_counted"].format(count=len(counted), each=f"{each:g}",
+                                          lost=f"{lost:g}", points=f"{criterion.points:g}")]
+    lines += ["  " + text["style_kind"].format(kind=kind, times=len(kinds[kind]),
+                                                place=(kinds[kind] or ["?"])[0])
+              for kind in counted]
+    if free:
+        lines.append(text["style_free"].format(count=len(free), kinds=", ".join(free)))
+    return lines
+
+
+def _free(criterion: CriterionSpec, kind: str) -> bool:
+    return any(kind.startswith(prefix) for prefix in criterion.free_kinds)

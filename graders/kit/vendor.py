@@ -32,7 +32,7 @@ WHOLE = {
     "graders.plugin", "graders.fixtures", "graders.packs",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
 }
-WHOLE_DATA = ["problems.toml", "rules/messages.toml", "causes.toml"]
+WHOLE_DATA = ["problems.toml", "rules/messages.toml", "causes.toml", "verdict.toml"]
 # Replaced by the kit's runtime (graders/kit/runtime): the pre-check's own sandbox and tools.
 PROVIDED = {"graders", "graders.sandbox", "graders.tools"}
 # Cut from engine modules the runtime needs, by name.

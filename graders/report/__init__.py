@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from graders import overrides
+from graders import citations, overrides
 from graders.packs import Pack
-from graders.report import similar, stats, views
+from graders.report import boards, similar, stats, views
 from graders.results import OverrideRecord, SubmissionResult, write_atomic
 from graders.sandbox import Isolation
 from graders.submissions import slugify
@@ -40,7 +40,10 @@ def environment() -> Environment:
     env.filters["pts"] = views.pts
     env.filters["slug"] = slugify
     env.filters["one_line"] = views.one_line
+    env.filters["citation"] = citations.render
     env.globals["views"] = views
+    env.globals["boards"] = boards
+    env.globals["stats"] = stats
     # The one inline script, allowed by its hash: the Content-Security-Policy blocks any other
     # script (even if escaping ever failed) and every network request.
     script = env.loader.get_source(env, "report.js")[0]  # type: ignore[union-attr]
@@ -117,6 +120,7 @@ class ReportWriter:
             histograms=stats.histograms(results, criteria), rates=stats.test_rates(results),
             failures=failures, reasons={r.student: stats.reasons(r) for r in results},
             tokens={r.student: stats.row_tokens(r, failures) for r in results},
+            counts={r.student: stats.counted_tests(self.pack, r) for r in results},
             override_problems=problems, stale=overrides.stale(results), shared=shared,
             similarity=similar.section(self.pack, results,
                                        cache=self.out_dir / "similarity.json"),

@@ -6,19 +6,27 @@ Grader-error results are left out of every figure (their marks are incomplete).
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from graders.declaration import CriterionSpec
-from graders.results import SubmissionResult
+from graders.marking import feeds
+from graders.packs import Pack
+from graders.results import SubmissionResult, TestOutcome
 
 TOP_FAILURES = 10
 MESSAGE_CHARS = 160
 # Problems found while collecting or parsing: they explain every test failure that follows.
 PROBLEM_REASONS = {"no-submission": "no submission", "missing-file": "missing file",
                    "syntax-error": "syntax error", "empty-file": "empty file"}
+# The grader's operation that met a failure (`play` raised ...): not part of its cause.
+OPERATION = re.compile(r"^`[^`\n]+`(?P<raised> raised)?:? ")
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+LISTED = re.compile(r"\[[^\[\]]*\]")  # a case's values: a board, moves, names
+TUPLES = re.compile(r"\((?:N, )*N\)(?:, \((?:N, )*N\))*")
 BINS = ("0", "1\u201324%", "25\u201349%", "50\u201374%", "75\u201399%", "full")
 
 
@@ -47,6 +55,15 @@ def reasons(result: SubmissionResult) -> list[str]:
     if failed and not found:
         add(f"{len(failed)} failed test{'s' if len(failed) > 1 else ''}")
     return found
+
+
+def counted_tests(pack: Pack, result: SubmissionResult) -> tuple[int, int]:
+    """``(passed, counted)``: the tests that count are those run (not skipped) that feed a
+    criterion worth points; a 0-point or skipped test is in neither number."""
+    worth = [c for c in pack.declaration.criteria if c.points > 0]
+    counted = [test for test in result.tests if test.outcome != "skipped"
+               and any(feeds(criterion, test.name) for criterion in worth)]
+    return sum(test.outcome == "passed" for test in counted), len(counted)
 
 
 def graded(results: Sequence[SubmissionResult]) -> list[SubmissionResult]:
@@ -127,20 +144,39 @@ def failure_message(message: str) -> str:
     return first if len(first) <= MESSAGE_CHARS else first[: MESSAGE_CHARS - 1] + "\u2026"
 
 
+def failure_cause(test: TestOutcome) -> str:
+    """What a failure is, as the class page groups it: the causes the engine names for it
+    (their words), else the first line of its message without the grader's operation that
+    met it and with its numbers (counts, cases) as N: one missing class met by four driver
+    operations, or one style criterion with 3 or 5 kinds of message, is one failure."""
+    if test.causes:
+        return "; ".join(sorted(set(test.causes.values())))
+    first = next((line.strip() for line in test.message.splitlines() if line.strip()), "")
+    text = NUMBER.sub("N", OPERATION.sub(lambda m: "your code raised " if m["raised"] else "",
+                                         first))
+    text = TUPLES.sub("(\u2026)", text)
+    while LISTED.search(text):
+        text = LISTED.sub("\u2039\u2026\u203a", text)
+    return failure_message(text.replace("\u2039\u2026\u203a", "[\u2026]"))
+
+
 def common_failures(results: Sequence[SubmissionResult],
                     limit: int = TOP_FAILURES) -> list[dict[str, Any]]:
-    """The ``limit`` failure messages most students hit: ``{"token", "message", "tests",
-    "students"}``, most students first; ``token`` (``fail:01``...) is what the index's filter
-    matches on those students' rows."""
+    """The ``limit`` failures most students hit, grouped by :func:`failure_cause`:
+    ``{"token", "message", "tests", "students", "cases"}``, most students first; ``cases``
+    counts the failed cases; ``token`` (``fail:01``...) is what the index's filter matches on
+    those students' rows."""
     groups: dict[str, dict[str, Any]] = {}
     for result in graded(results):
         for test in result.tests:
             if test.outcome != "failed":
                 continue
-            text = failure_message(test.message)
-            group = groups.setdefault(text, {"message": text, "tests": set(), "students": set()})
+            text = failure_cause(test)
+            group = groups.setdefault(text, {"message": text, "tests": set(), "students": set(),
+                                             "cases": 0})
             group["tests"].add(test.name)
             group["students"].add(result.student)
+            group["cases"] += 1
     ranked = sorted(groups.values(), key=lambda g: (-len(g["students"]), g["message"]))[:limit]
     for number, group in enumerate(ranked, 1):
         group["token"] = f"fail:{number:02d}"

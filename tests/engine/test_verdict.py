@@ -8,7 +8,14 @@ import pytest
 from graders.cli import main
 from graders.packs import get_pack
 from graders.results import TestOutcome, ViolationRecord
-from graders.verdict import cause_weights, is_notice, problems, public_points
+from graders.verdict import (
+    cause_weights,
+    is_notice,
+    plain_words,
+    problems,
+    public_points,
+    style_lines,
+)
 
 TIPPY = get_pack("tippy")
 
@@ -30,7 +37,7 @@ def test_the_public_points_are_each_cases_share():
                 TestOutcome(name="test_a", case="2", outcome="failed", public=True),
                 TestOutcome(name="test_b", case="", outcome="passed", public=True)]
     said = public_points(outcomes, {"test_a": 2.5, "test_b": 10})
-    assert said.startswith("Public part: 12.5 / 15 points")
+    assert said == "Public part: 12.5 / 15 points; hidden tests make up the rest."
 
 
 def test_a_cause_its_criterion_weighs_costs_its_weight_once_in_the_public_part():
@@ -55,3 +62,38 @@ def test_grade_check_passes_a_correct_submission_whose_only_finding_is_a_notice(
     assert code == 0, printed
     assert "NOTE (0 points)" in printed and "[entry-name]" in printed
     assert "All public tests pass" in printed
+
+
+def test_an_exception_names_the_students_own_function_and_never_the_sandbox():
+    files = {"game_of_nim.py": "class GameOfNim:\n    def __init__(self):\n        raise X\n",
+             "helper.py": "import termcolor\n"}
+    inside = {"traceback": '  File "/sandbox/game_of_nim.py", line 3, in __init__\n'}
+    assert plain_words("`play` raised NotImplementedError: build", inside, files) == (
+        "your `GameOfNim.__init__` (game_of_nim.py, line 3) raised NotImplementedError: build")
+    top = {"traceback": '  File "/sandbox/helper.py", line 1, in <module>\n'}
+    assert plain_words("`choose` raised ModuleNotFoundError: termcolor", top, files) == (
+        "your helper.py (line 1) raised ModuleNotFoundError: termcolor")
+    assert plain_words("`trace` raised AttributeError: no StonehengeGame", {}, files) == (
+        "AttributeError: no StonehengeGame")
+    assert plain_words("`replay`: your code asked for more input()", {}, {}) == (
+        "your code asked for more input()")
+    assert plain_words("see /sandbox/game_of_nim.py line 3", {}, {}) == (
+        "see game_of_nim.py line 3")
+
+
+def test_the_style_verdict_lists_every_counted_kind_then_the_free_ones():
+    pack = get_pack("stonehenge")
+    style = next(c for c in pack.declaration.criteria if c.id == "style")
+    free = f"{style.free_kinds[0]} something-new"
+    kinds = {f"C{n:04d} kind-{n}": [f"stonehenge.py:{n} text"] for n in range(100, 111)}
+    kinds[free] = ["strategy.py:1 text"]
+    test = TestOutcome(name="test_style_python_ta", case="", outcome="failed", public=True,
+                       message="python_ta: 12 kind(s) of message:\n  ... and 4 more kinds",
+                       details={"kind": "kinds", "kinds": kinds})
+    lines = style_lines(pack, test)
+    assert lines[0] == (f"counted: 11 kind(s) of message, 1 point(s) each, so "
+                        f"-{style.points:g} of {style.points:g} points:")
+    assert [line.split(":")[0].strip() for line in lines[1:12]] == sorted(kinds)[:11]
+    assert lines[-1] == f"listed, not counted (1 kind(s)): {free}"
+    assert style_lines(pack, TestOutcome(name="test_x", case="", outcome="failed",
+                                         public=True)) == []

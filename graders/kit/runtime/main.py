@@ -23,7 +23,7 @@ from _precheck.plugin import GradingPlugin, GradingState
 from _precheck.sandbox import Sandbox
 from _precheck.submissions import prepare
 from _precheck.testing import MODE_NAMES
-from _precheck.verdict import is_notice, problems, public_points
+from _precheck.verdict import is_notice, plain_words, problems, public_points, style_lines
 
 MANIFEST = json.loads((PACKAGE_DIR / "kit.json").read_text(encoding="utf-8"))
 KIT_FILES = {"_precheck", "precheck.py", "conftest.py", "pytest.ini", "README.txt",
@@ -103,7 +103,7 @@ def report(session: KitSession) -> str:
                                  found[0].deduction}, found, session))
     lines += ["", "Public tests:"]
     for test in session.outcomes():
-        lines += _test_lines(test, shares.get(test.name))
+        lines += _test_lines(session, test, shares.get(test.name))
     if not session.outcomes():
         lines.append("  ERROR no public test could run (see the messages above)")
     weights = {name: (c["id"], c.get("causes", {})) for c in MANIFEST["declaration"]["criteria"]
@@ -137,22 +137,24 @@ def _rule_line(rule: dict, found: list, session: KitSession) -> list[str] | str:
     out = [f"  {mark} {found[0].title} [{rule['name']}]{points}"]
     for v in found:
         where = f"{v.file}:{v.line}" if v.line else v.file
-        out.append(f"       at {where}: {v.message}")
+        out.append(f"       at {where}: {plain_words(v.message, {}, {})}")
         if v.source_line:
             out.append(f"       line: {v.source_line.strip()}")
     if found[0].fix:
-        out.append(f"       what to fix: {found[0].fix}")
+        out.append(f"       what to fix: {plain_words(found[0].fix, {}, {})}")
     return "\n".join(out)
 
 
-def _test_lines(test, share) -> list[str]:
+def _test_lines(session: KitSession, test, share) -> list[str]:
     mark = {"passed": "PASS", "failed": "FAIL", "skipped": "NOTE"}.get(test.outcome, "ERROR")
     case = f" [{test.case}]" if test.case else ""
     worth = f" ({share:g} points)" if share else ""
     out = [f"  {mark} {test.name}{case}{worth}"]
     if test.outcome == "passed":
         return out
-    out += ["       " + line for line in test.message.splitlines()]
+    message = (style_lines(session.pack, test) if test.outcome == "failed" else []) or [
+        plain_words(test.message, test.details, session.submission.files)]
+    out += ["       " + line for text in message for line in text.splitlines()]
     if test.outcome == "failed" and test.causes:
         out.append("       kind of slip: " + "; ".join(_slip(test.name, kind, words)
                                                      for kind, words in test.causes.items()))

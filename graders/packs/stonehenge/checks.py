@@ -8,8 +8,10 @@ from typing import Any
 
 from graders.errors import StudentError
 from graders.packs.stonehenge import oracle
-from graders.testing import expect_equal, expect_text
+from graders.testing import Mismatch, expect_equal, expect_text
 
+# What oracle.tokens reads as one token: the report marks the differing tokens on the boards.
+BOARD_TOKEN = r"[A-Za-z0-9@]+"
 SCORES = {1: "a win", 0: "a tie", -1: "a loss"}
 # Snapshot fields compared as values: how the failure names them, and the oracle's answer.
 EXACT = {
@@ -88,8 +90,14 @@ def expect_board(actual: Any, pos: oracle.Position, where: str) -> None:
     """Compare a board token-wise (markers, cells and their order; not spacing or art)."""
     if not isinstance(actual, str):
         raise AssertionError(f"{where}: str(state) gave {actual!r}, not a board")
-    expect_text(board_lines(actual), board_lines(oracle.render(pos)), mode="rstrip",
-                what=f"board, {where} (markers and cells, token by token)")
+    expected = oracle.render(pos)
+    try:
+        expect_text(board_lines(actual), board_lines(expected), mode="rstrip",
+                    what=f"board, {where} (markers and cells, token by token)")
+    except Mismatch as mismatch:  # the boards as printed, for the report to show
+        mismatch.details["boards"] = {"expected": expected, "got": actual,
+                                      "token": BOARD_TOKEN}
+        raise
 
 
 def expect_moves(actual: Any, pos: oracle.Position, where: str) -> None:

@@ -62,7 +62,59 @@
       });
       node.textContent = values.length ? (values.reduce(function (a, b) { return a + b; }, 0) / values.length).toFixed(1) : "\u2013";
     });
+    each(document.querySelectorAll("figure.hist"), function (figure) { histogram(figure, graded); });
   };
+  /* A criterion's histogram over these rows: the bands of stats.band_of, bars as stats.Histogram
+     draws them (36 units for the tallest). */
+  var band = function (earned, points) {
+    if (earned <= 0 || points <= 0) { return 0; }
+    if (earned >= points) { return 5; }
+    return 1 + Math.min(3, Math.floor(4 * earned / points));
+  };
+  var histogram = function (figure, rows) {
+    var points = parseFloat(figure.dataset.points);
+    var counts = [0, 0, 0, 0, 0, 0];
+    rows.forEach(function (row) {
+      var cell = row.querySelector('td[data-criterion="' + figure.dataset.criterion + '"]');
+      if (cell) { counts[band(parseFloat(cell.dataset.value), points)] += 1; }
+    });
+    var top = Math.max.apply(null, counts) || 1;
+    var labels = [];
+    each(figure.querySelectorAll("rect"), function (rect, i) {
+      var h = Math.round(360 * counts[i] / top) / 10;
+      rect.setAttribute("height", String(Math.max(h, 0.5)));
+      rect.setAttribute("y", String(Math.round(10 * (38 - h)) / 10));
+      rect.dataset.count = String(counts[i]);
+      var title = rect.querySelector("title");
+      var label = title.textContent.split(":")[0];
+      title.textContent = label + ": " + counts[i] + " student(s)";
+      labels.push(label + " " + counts[i]);
+    });
+    var svg = figure.querySelector("svg");
+    svg.setAttribute("aria-label", svg.dataset.title + ": " + labels.join(", "));
+  };
+
+  /* The class table: criteria collapse into one strip, or a column each (then the table
+     scrolls in its box, with name, total and why pinned at the left). */
+  var pin = function () {
+    var left = 0;
+    each(table.tHead.rows[0].cells, function (th) {
+      if (!th.classList.contains("pin")) { return; }
+      var at = left;
+      each(table.querySelectorAll("tr > :nth-child(" + (th.cellIndex + 1) + ")"), function (cell) {
+        cell.style.left = at + "px";
+      });
+      left += th.offsetWidth;
+    });
+  };
+  var expand = document.getElementById("expand-criteria");
+  if (expand && table) {
+    expand.addEventListener("change", function () {
+      table.classList.toggle("collapsed", !expand.checked);
+      document.getElementById("class-wrap").classList.toggle("wide", expand.checked);
+      pin();
+    });
+  }
   if (filter && table) {
     var shown = document.getElementById("shown");
     var apply = function () {

@@ -132,13 +132,34 @@ def _repr_words(match: re.Match[str]) -> str:
     return words()["object_repr"].format(name=match["object"].rsplit(".", 1)[-1])
 
 
+def charges_nothing(pack: Pack, test: TestOutcome) -> bool:
+    """Whether a failed style test names only kinds the instructor lists but does not count
+    (python_ta's post-2018 messages): the instructor gives it full points, so the pre-check
+    shows it as a NOTE and it fails nothing."""
+    kinds = test.details.get("kinds") if test.details.get("kind") == "kinds" else None
+    criterion = _style_criterion(pack, test)
+    return (test.outcome == "failed" and isinstance(kinds, dict) and bool(kinds)
+            and criterion is not None and all(_free(criterion, kind) for kind in kinds))
+
+
+def failing(pack: Pack, outcomes: Iterable[TestOutcome]) -> list[TestOutcome]:
+    """The public tests that fail the pre-check: all that did not pass, but a style test
+    whose kinds are all free."""
+    return [test for test in outcomes
+            if test.outcome != "passed" and not charges_nothing(pack, test)]
+
+
+def _style_criterion(pack: Pack, test: TestOutcome) -> CriterionSpec | None:
+    return next((c for c in pack.declaration.criteria if c.per_kind is not None
+                 and any(fnmatch(test.name, p) for p in c.tests)), None)
+
+
 def style_lines(pack: Pack, test: TestOutcome) -> list[str]:
     """A failed style test (``details['kinds']``) as the instructor will charge it: the
     counted kinds first, each with its places, what they cost together, then the free kinds
     apart; [] when the test is no such test."""
     kinds = test.details.get("kinds") if test.details.get("kind") == "kinds" else None
-    criterion = next((c for c in pack.declaration.criteria if c.per_kind is not None
-                      and any(fnmatch(test.name, p) for p in c.tests)), None)
+    criterion = _style_criterion(pack, test)
     if not isinstance(kinds, dict) or criterion is None:
         return []
     free = sorted(k for k in kinds if _free(criterion, k))

@@ -10,6 +10,8 @@ from graders.packs import get_pack
 from graders.results import TestOutcome, ViolationRecord
 from graders.verdict import (
     cause_weights,
+    charges_nothing,
+    failing,
     is_notice,
     plain_words,
     problems,
@@ -97,3 +99,21 @@ def test_the_style_verdict_lists_every_counted_kind_then_the_free_ones():
     assert lines[-1] == f"listed, not counted (1 kind(s)): {free}"
     assert style_lines(pack, TestOutcome(name="test_x", case="", outcome="failed",
                                          public=True)) == []
+
+
+def test_a_style_test_naming_only_free_kinds_charges_nothing_and_fails_nothing():
+    pack = get_pack("stonehenge")
+    style = next(c for c in pack.declaration.criteria if c.id == "style")
+
+    def style_test(*kinds: str) -> TestOutcome:
+        return TestOutcome(name="test_style_python_ta", case="", outcome="failed", public=True,
+                           message="python_ta", details={"kind": "kinds", "kinds": {
+                               kind: ["stonehenge.py:1 text"] for kind in kinds}})
+
+    only_free = style_test(f"{style.free_kinds[0]} new", f"{style.free_kinds[1]} newer")
+    one_counted = style_test(f"{style.free_kinds[0]} new", "C0103 invalid-name")
+    assert charges_nothing(pack, only_free)
+    assert not charges_nothing(pack, one_counted)
+    assert failing(pack, [only_free, one_counted]) == [one_counted]
+    other = TestOutcome(name="test_x", case="", outcome="failed", public=True)
+    assert failing(pack, [other]) == [other], "a failed test that is no style test fails"

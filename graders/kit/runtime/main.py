@@ -23,7 +23,15 @@ from _precheck.plugin import GradingPlugin, GradingState
 from _precheck.sandbox import Sandbox
 from _precheck.submissions import prepare
 from _precheck.testing import MODE_NAMES
-from _precheck.verdict import is_notice, plain_words, problems, public_points, style_lines
+from _precheck.verdict import (
+    charges_nothing,
+    failing,
+    is_notice,
+    plain_words,
+    problems,
+    public_points,
+    style_lines,
+)
 
 MANIFEST = json.loads((PACKAGE_DIR / "kit.json").read_text(encoding="utf-8"))
 KIT_FILES = {"_precheck", "precheck.py", "conftest.py", "pytest.ini", "README.txt",
@@ -79,7 +87,7 @@ class KitSession:
         """The instructor's `grade check` verdict: every public test passed, no rule broken
         (a 0-point notice is not a failure)."""
         tests = self.outcomes()
-        return bool(tests) and all(t.outcome == "passed" for t in tests) and not self.problems()
+        return bool(tests) and not failing(self.pack, tests) and not self.problems()
 
     def close(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)
@@ -109,7 +117,7 @@ def report(session: KitSession) -> str:
     weights = {name: (c["id"], c.get("causes", {})) for c in MANIFEST["declaration"]["criteria"]
                for name in c["tests"] if c.get("causes")}
     lines += ["", public_points(session.outcomes(), shares, weights)]
-    failed = [t for t in session.outcomes() if t.outcome != "passed"]
+    failed = failing(session.pack, session.outcomes())
     if session.passed():
         lines.append("All public tests pass and no rule is broken. Hidden tests are run by the "
                      "instructor after the deadline.")
@@ -149,6 +157,8 @@ def _test_lines(session: KitSession, test, share) -> list[str]:
     mark = {"passed": "PASS", "failed": "FAIL", "skipped": "NOTE"}.get(test.outcome, "ERROR")
     case = f" [{test.case}]" if test.case else ""
     worth = f" ({share:g} points)" if share else ""
+    if charges_nothing(session.pack, test):
+        mark, worth = "NOTE", " (0 points: listed, not counted)"
     out = [f"  {mark} {test.name}{case}{worth}"]
     if test.outcome == "passed":
         return out

@@ -39,7 +39,7 @@ import pytest
 from graders import batch as batch_module
 from graders import parallel
 from graders.batch import BatchRequest, grade_batch
-from graders.packs import Pack, discover_packs, get_pack
+from graders.pack import Pack, discover_packs, get_pack
 from graders.report import ReportWriter
 from graders.sandbox import Isolation, Sandbox
 from graders.sandbox.worker import Worker

@@ -34,7 +34,7 @@ from graders.intake.base import Found
 from graders.intake.people import missing_id, settle
 from graders.intake.plain import single
 from graders.intake.roster import Person, Roster
-from graders.packs import PACKS_DIR, Pack
+from graders.pack import PACKS_DIR, Pack
 from graders.parallel import (
     GradeOptions,
     ShareResults,

@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 from graders.declaration import RuleSpec
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import ViolationRecord
 from graders.rules import get_rule
 from graders.rules.base import Rule, RuleContext, Violation, messages_for

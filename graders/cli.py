@@ -24,7 +24,7 @@ from graders.errors import GraderError
 from graders.golden import stale_golden, write_golden
 from graders.intake import Intake, ingest, layouts
 from graders.intake.roster import load_roster
-from graders.packs import Pack, discover_packs, get_pack, project_root
+from graders.pack import Pack, discover_packs, get_pack, project_root
 from graders.rules import registry
 from graders.rules.base import messages_for
 from graders.sandbox import Isolation

@@ -38,7 +38,7 @@ from graders.cluster_wire import (
     share_json,
 )
 from graders.errors import GraderError
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.parallel import GradeOptions, ShareResults, grade_share
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.errors import GraderError
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import write_atomic
 from graders.sandbox import Sandbox
 from graders.tools import environment_mount

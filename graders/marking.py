@@ -8,7 +8,7 @@ from fnmatch import fnmatch
 
 from graders.causes import place
 from graders.declaration import CriterionSpec
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import (
     CauseCharge,
     CriterionMark,

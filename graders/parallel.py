@@ -35,7 +35,7 @@ from graders.checks import run_rules, title_of
 from graders.environment import module_notes
 from graders.errors import GraderError
 from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
-from graders.packs import PACKS_DIR, Pack, get_pack
+from graders.pack import PACKS_DIR, Pack, get_pack
 from graders.plugin import GradingPlugin, GradingState
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Isolation, Sandbox

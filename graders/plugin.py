@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import TestOutcome
 from graders.sandbox import Sandbox, Worker
 from graders.submissions import Submission

@@ -30,7 +30,7 @@ from typing import Any
 
 from graders import citations
 from graders.batch import BatchOutcome, BatchRequest, grade_batch
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult
 from graders.submissions import find_submissions, student_id
 from graders.times import InstructorTimes, load_times

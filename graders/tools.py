@@ -22,7 +22,7 @@ from pathlib import Path
 
 from graders.declaration import ENVIRONMENT_PREFIX, ToolSpec
 from graders.errors import GraderError
-from graders.packs import Pack, project_root
+from graders.pack import Pack, project_root
 from graders.sandbox.isolation import HARNESS_ROOT, TOOLS_ROOT, Limits, sandbox_python
 
 STAMP = "graders-tool.json"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from graders.declaration import CriterionSpec
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import TestOutcome, ViolationRecord
 from graders.sandbox.isolation import SANDBOX_ROOT
 

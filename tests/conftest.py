@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graders.batch import BatchOutcome
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.selfcheck import grade_samples
 
 _GRADED: dict[str, tuple[BatchOutcome, Path]] = {}

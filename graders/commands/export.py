@@ -15,7 +15,7 @@ import click
 from graders import console
 from graders.export import ExportOptions, Written, export, formats
 from graders.export.guard import Refused
-from graders.packs import get_pack, project_root
+from graders.pack import get_pack, project_root
 
 EXIT_REFUSED = 1
 

@@ -8,7 +8,7 @@ import click
 
 from graders import console
 from graders.export.autograder import build_bundle
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 
 @click.command("gradescope")

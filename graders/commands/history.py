@@ -10,7 +10,7 @@ import click
 from graders import console, gradebook
 from graders.commands.override import find_student
 from graders.gradebook.actions import student_history
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 
 @click.command("history")

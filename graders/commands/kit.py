@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from graders.kit.builder import build_kit
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 
 @click.command("kit")

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from graders import console, gradebook, overrides
-from graders.packs import get_pack, project_root
+from graders.pack import get_pack, project_root
 from graders.report import ReportWriter
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation

@@ -12,7 +12,7 @@ from graders import console
 from graders.mutation import TARGET, MutationRun, grade_mutants, plan
 from graders.mutation.equivalents import EQUIVALENTS, write_record
 from graders.mutation.mutants import Mutant
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.selfcheck import (
     declaration_problems,
     describe,

@@ -8,7 +8,7 @@ import click
 
 from graders import console
 from graders.errors import GraderError
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.similarity import similar_pairs
 from graders.submissions import find_submissions, prepare
 

@@ -29,7 +29,7 @@ from typing import ClassVar
 
 from graders.errors import GraderError
 from graders.feedback import FeedbackWriter
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.report import csv_cell
 from graders.results import SubmissionResult, write_atomic
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from graders import PACKAGE_DIR
-from graders.packs import PACKS_DIR, Pack
+from graders.pack import PACKS_DIR, Pack
 
 SETUP = """#!/usr/bin/env bash
 # Built by `grade gradescope {id}`: runs once while Gradescope builds the image.

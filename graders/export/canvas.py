@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points
 from graders.export.columns import choose
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]

@@ -13,7 +13,7 @@ import re
 
 from graders.errors import GraderError
 from graders.intake.base import plain_name
-from graders.packs import Pack
+from graders.pack import Pack
 
 ITEM = re.compile(r"(?P<name>.*?)\s*(\((?P<id>\d+)\)|Points Grade)?", re.IGNORECASE)
 

@@ -5,7 +5,7 @@ the autograder bundle instead (``grade gradescope ID``). Feedback: a folder per 
 from __future__ import annotations
 
 from graders.export import ExportOptions, LmsFormat, part, person, points
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from graders.export import ExportOptions, LmsFormat, part, person, points, summary
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 COLUMNS = ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",

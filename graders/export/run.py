@@ -22,7 +22,7 @@ from graders.batch import BatchRequest, grade_batch
 from graders.feedback.visibility import GRADESCOPE, visibility_of
 from graders.intake.base import Found
 from graders.intake.gradescope import parse_created
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.results import SubmissionResult, write_atomic
 from graders.sandbox.isolation import detect_isolation
 

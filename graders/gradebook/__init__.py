@@ -30,7 +30,7 @@ def reports_root(out: Path | None) -> Path:
     run told where to write writes nothing else)."""
     if out is not None:
         return out
-    from graders.packs import project_root
+    from graders.pack import project_root
 
     return project_root() / "reports"
 

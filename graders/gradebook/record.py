@@ -14,7 +14,7 @@ from graders.batch import NEVER_A_MARK
 from graders.gradebook import schema
 from graders.gradebook.store import Gradebook, RunFacts, ensure_assignment, ensure_student
 from graders.overrides import code_digest
-from graders.packs import PACKS_DIR, Pack
+from graders.pack import PACKS_DIR, Pack
 from graders.results import SubmissionResult
 
 LATE = "late by "  # how graders.marking words the late rule's deduction

@@ -25,7 +25,7 @@ from graders.kit.readme import readme_text
 from graders.kit.scan import hidden_material, kit_texts, leaks
 from graders.kit.slicer import KIT
 from graders.kit.vendor import vendor
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.sandbox import HARNESS_MODULES
 
 RUNTIME = Path(__file__).with_name("runtime")

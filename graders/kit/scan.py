@@ -16,7 +16,7 @@ from pathlib import Path
 
 from graders.kit.slicer import slice_module
 from graders.kit.vendor import RECORDED, SHIPPED
-from graders.packs import Pack
+from graders.pack import Pack
 
 MIN_LINE = 24  # shorter lines (``return result``) are common to any code
 MIN_FILE = 40

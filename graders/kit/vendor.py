@@ -29,7 +29,7 @@ WHOLE = {
     "graders.errors", "graders.results", "graders.declaration", "graders.starter",
     "graders.checks", "graders.extras", "graders.handin", "graders.submissions",
     "graders.testing", "graders.verdict",
-    "graders.plugin", "graders.fixtures", "graders.packs",
+    "graders.plugin", "graders.fixtures", "graders.pack", "graders.packs",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
 }
 WHOLE_DATA = ["problems.toml", "rules/messages.toml", "causes.toml", "verdict.toml"]

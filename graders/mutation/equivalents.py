@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from graders.errors import DeclarationError
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import write_atomic
 
 EQUIVALENTS = "equivalent_mutants.toml"

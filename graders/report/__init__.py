@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from graders import citations, overrides
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.report import boards, similar, stats, views
 from graders.results import OverrideRecord, SubmissionResult, write_atomic
 from graders.sandbox import Isolation

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.report import views
 from graders.report.source import lines_of
 from graders.results import SubmissionResult, write_atomic

@@ -14,7 +14,7 @@ from typing import Any
 
 from graders.declaration import CriterionSpec
 from graders.marking import feeds
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult, TestOutcome
 
 TOP_FAILURES = 10

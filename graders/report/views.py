@@ -15,7 +15,7 @@ from typing import Any
 
 from graders.environment import blamed_modules, missing_module
 from graders.marking import feeds
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.report import source
 from graders.results import CauseCharge, SubmissionResult, TestOutcome
 from graders.submissions import slugify

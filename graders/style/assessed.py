@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.errors import GraderError
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.starter import is_starter_line
 from graders.style import python_ta
 from graders.style.answers import Answers

@@ -32,7 +32,7 @@ from graders.cli import main
 from graders.cluster import ClusterAccess, check_access, open_client, security_for
 from graders.cluster_wire import results_answer, results_from_answer
 from graders.errors import GraderError
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.parallel import GradeOptions, grade_share
 from graders.sandbox import Isolation, detect_isolation
 from graders.submissions import prepare

@@ -16,7 +16,7 @@ import graders.packs
 from graders import parallel
 from graders.batch import BatchRequest, digest_pack, grade_batch, relative_name
 from graders.cli import main
-from graders.packs import get_pack, load_pack
+from graders.pack import get_pack, load_pack
 from graders.parallel import GradeOptions, grading_key
 from graders.report import ReportWriter
 from graders.sandbox import Isolation

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from graders.checks import deepest_line, run_rules
 from graders.declaration import RuleSpec
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.starter import is_starter_line
 from graders.submissions import prepare
 

@@ -8,7 +8,7 @@ import pytest
 
 from graders.declaration import describe_keys, load_declaration
 from graders.errors import DeclarationError
-from graders.packs import PACKS_DIR, discover_packs, load_pack
+from graders.pack import PACKS_DIR, discover_packs, load_pack
 
 GOOD = """
 id = "demo"

@@ -20,7 +20,7 @@ from graders.cli import main
 from graders.declaration import Declaration, EnvironmentSpec
 from graders.environment import RULE, blamed_modules, missing_module, module_notes
 from graders.kit.builder import requirements
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.report.views import faults
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Limits, Sandbox

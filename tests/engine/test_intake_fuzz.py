@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from graders import parallel
 from graders.batch import BatchRequest, grade_batch
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 PACK = get_pack("altnim")
 CORRECT = (PACK.fixtures_dir / "submissions" / "correct" / "myAltNimFunctions.py").read_bytes()

@@ -15,7 +15,7 @@ import pytest
 import graders.cli
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 PACK = get_pack("altnim")
 SAMPLES = PACK.fixtures_dir / "submissions"

@@ -6,7 +6,7 @@ import re
 
 from graders.declaration import CriterionSpec
 from graders.marking import mark_one
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.report import ReportWriter, views
 from graders.results import SubmissionResult
 from graders.results import TestOutcome as Outcome  # not "Test*": pytest would collect it

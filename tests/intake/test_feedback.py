@@ -11,7 +11,7 @@ from graders.declaration import GraderTestsSpec
 from graders.feedback import FeedbackWriter
 from graders.feedback.scan import leaks, page_text, secrets_of
 from graders.feedback.visibility import visibility_of
-from graders.packs import Pack, discover_packs, get_pack
+from graders.pack import Pack, discover_packs, get_pack
 from graders.results import CriterionMark, SubmissionResult, TestOutcome
 from graders.submissions import slugify
 

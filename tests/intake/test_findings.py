@@ -26,7 +26,7 @@ from graders.export import part
 from graders.intake import ingest
 from graders.intake.people import settle
 from graders.intake.roster import load_roster
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.results import SubmissionResult
 
 NIM = get_pack("game_of_nim")

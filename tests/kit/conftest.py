@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from graders.kit.builder import build_kit
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 PACKS = ["altnim", "game_of_nim", "pnt", "stonehenge", "tippy"]
 _BUILT: dict[str, Path] = {}

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from graders import citations
-from graders.batch import BatchOutcome, BatchRequest, grade_batch
+from graders.batch import BatchRequest, grade_batch
+from graders.outcomes import BatchOutcome
 from graders.pack import Pack
 from graders.results import SubmissionResult
 from graders.submissions import find_submissions, student_id

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import BatchOutcome
+from graders.outcomes import BatchOutcome
 from graders.pack import get_pack
 from graders.selfcheck import grade_samples
 

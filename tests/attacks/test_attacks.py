@@ -41,7 +41,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import BatchOutcome, BatchRequest, grade_batch
+from graders.batch import BatchRequest, grade_batch
+from graders.outcomes import BatchOutcome
 from graders.pack import Pack, get_pack, project_root
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation, isolation, uids

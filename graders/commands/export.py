@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from graders import console
+from graders.commands import register
 from graders.export import ExportOptions, Written, export, formats
 from graders.export.guard import Refused
 from graders.pack import get_pack, project_root
@@ -20,6 +21,7 @@ from graders.pack import get_pack, project_root
 EXIT_REFUSED = 1
 
 
+@register
 @click.command("export")
 @click.argument("assignment", required=False)
 @click.option("--format", "fmt", required=True, type=click.Choice(sorted(formats())),

@@ -7,10 +7,12 @@ from pathlib import Path
 import click
 
 from graders import console
+from graders.commands import register
 from graders.pack import get_pack
 from graders.similarity import collect_sources, similar_pairs, starter_sources
 
 
+@register
 @click.command("similarity")
 @click.argument("assignment")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))

@@ -6,7 +6,7 @@ ids the import reads). The grade item is the gradebook's own (:mod:`graders.expo
 
 from __future__ import annotations
 
-from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points
+from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points, register
 from graders.export.columns import choose
 from graders.pack import Pack
 from graders.results import SubmissionResult
@@ -14,6 +14,7 @@ from graders.results import SubmissionResult
 SUFFIX = " Points Grade"
 
 
+@register
 class BrightspaceFormat(LmsFormat):
     name = "brightspace"
     title = "Brightspace grades import"

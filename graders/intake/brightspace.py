@@ -14,6 +14,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import Found, Intake, Layout, entries, mostly, named, stray
 
 FOLDER = re.compile(r"(?P<first>\d+)-(?P<user>\d+) - (?P<name>.+?)\s*-\s*"
@@ -33,6 +34,7 @@ def parse_when(text: str) -> datetime | None:
     return None
 
 
+@register
 class Brightspace(Layout):
     name = "brightspace"
     title = "Brightspace/D2L (assignment download)"

@@ -16,6 +16,7 @@ import re
 from functools import partial
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import (
     Found,
     Intake,
@@ -33,6 +34,7 @@ FILE = re.compile(r"(?P<name>[^\W\d_]+)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d
 NUMBERED = re.compile(r"(?P<stem>.+)-(?P<n>\d+)(?P<ext>\.[^.]+)?")
 
 
+@register
 class Canvas(Layout):
     name = "canvas"
     title = "Canvas (download submissions)"

@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import Intake, Layout, entries
 from graders.intake.plain import folders_and_zips
 
 GROUP = re.compile(r"group_\d+")
 
 
+@register
 class MarkUs(Layout):
     name = "markus"
     title = "MarkUs (a folder per group)"

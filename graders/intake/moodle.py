@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import (
     Found,
     Intake,
@@ -46,6 +47,7 @@ def _match(path: Path) -> re.Match[str] | None:
     return (FOLDER if path.is_dir() else FLAT).fullmatch(path.name)
 
 
+@register
 class Moodle(Layout):
     name = "moodle"
     title = "Moodle (download all submissions)"

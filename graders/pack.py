@@ -54,7 +54,7 @@ class Pack:
 
     @property
     def settings(self) -> dict[str, Any]:
-        return self.declaration.settings
+        return self.declaration.setting_values
 
     @property
     def limits(self) -> Limits:

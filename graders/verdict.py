@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from graders.declaration import CriterionSpec
+from graders.specs import CriterionSpec
 from graders.pack import Pack
 from graders.results import TestOutcome, ViolationRecord
 from graders.sandbox.isolation import SANDBOX_ROOT

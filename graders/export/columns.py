@@ -19,7 +19,7 @@ ITEM = re.compile(r"(?P<name>.*?)\s*(\((?P<id>\d+)\)|Points Grade)?", re.IGNOREC
 
 
 def item_name(header: str) -> str:
-    """``Project 2 (123456)`` -> ``Project 2``; ``AltNim Points Grade`` -> ``AltNim``."""
+    """``Project 2 (123456)`` -> ``Project 2``; ``Game Points Grade`` -> ``Game``."""
     match = ITEM.fullmatch(header.strip())
     return match["name"] if match else header
 

@@ -38,7 +38,7 @@ def parse_when(text: str) -> datetime | None:
 class Brightspace(Layout):
     name = "brightspace"
     title = "Brightspace/D2L (assignment download)"
-    example = "123456-789012 - Doe Jane- Mar 5, 2024 1102 PM/pnt.py"
+    example = "123456-789012 - Doe Jane- Mar 5, 2024 1102 PM/program.py"
     priority = 30
 
     def detect(self, root: Path) -> bool:

@@ -41,7 +41,7 @@ def _key(entry: dict[str, Any], name: str) -> Any:
 class Gradescope(Layout):
     name = "gradescope"
     title = "Gradescope (export submissions)"
-    example = "submission_123456/pnt.py, with submission_metadata.yml beside it"
+    example = "submission_123456/program.py, with submission_metadata.yml beside it"
     priority = 5
 
     def detect(self, root: Path) -> bool:

@@ -17,7 +17,7 @@ GROUP = re.compile(r"group_\d+")
 class MarkUs(Layout):
     name = "markus"
     title = "MarkUs (a folder per group)"
-    example = ("group_0001/pnt.py, as a folder or a zip (individual work: doejane1/pnt.py; "
+    example = ("group_0001/program.py, as a folder or a zip (individual work: doejane1/program.py; "
                "--layout markus)")
     priority = 60
 

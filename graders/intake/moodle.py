@@ -51,7 +51,7 @@ def _match(path: Path) -> re.Match[str] | None:
 class Moodle(Layout):
     name = "moodle"
     title = "Moodle (download all submissions)"
-    example = "Doe Jane_12345_assignsubmission_file_/pnt.py"
+    example = "Doe Jane_12345_assignsubmission_file_/program.py"
     priority = 10
 
     def detect(self, root: Path) -> bool:

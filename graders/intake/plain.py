@@ -47,7 +47,7 @@ def _real_file(path: Path, root: Path) -> bool:
 class Plain(Layout):
     name = "plain"
     title = "a folder or zip per student"
-    example = "submissions/jdoe/pnt.py (or submissions/jdoe.zip; or submissions.zip)"
+    example = "submissions/jdoe/program.py (or submissions/jdoe.zip; or submissions.zip)"
     priority = 99
 
     def detect(self, root: Path) -> bool:

@@ -6,7 +6,7 @@ files and inputs; never the sample submissions) and ``pyproject.toml``. Gradesco
 to ``/autograder/source`` and runs ``setup.sh`` once (a virtual environment with the harness,
 bubblewrap when the image allows it, and the pack's tools); for each submission it runs
 ``run_autograder``, which grades ``/autograder/submission`` with
-:mod:`graders.commands.gradescope_run` and writes ``/autograder/results/results.json``.
+:mod:`graders.gradescope_run` and writes ``/autograder/results/results.json``.
 ``GRADESCOPE_ROOT`` moves ``/autograder`` (tests run it against a fake tree), ``GRADER_PYTHON``
 picks the interpreter.
 """
@@ -43,7 +43,7 @@ mkdir -p "$ROOT/results"
 cd "$ROOT/source"
 export GRADERS_ROOT="$ROOT/source"
 export PYTHONPATH="$ROOT/source${{PYTHONPATH:+:$PYTHONPATH}}"
-exec "$PY" -m graders.commands.gradescope_run {id} "$ROOT"
+exec "$PY" -m graders.gradescope_run {id} "$ROOT"
 """
 
 

@@ -1,6 +1,6 @@
 """What ``run_autograder`` runs on Gradescope: grade one submission, write ``results.json``.
 
-``python -m graders.commands.gradescope_run ID ROOT`` grades ``ROOT/submission`` with pack
+``python -m graders.gradescope_run ID ROOT`` grades ``ROOT/submission`` with pack
 ``ID``, its time and due date taken from Gradescope's own ``ROOT/submission_metadata.json``
 (``created_at``, ``assignment.due_date``), never from the student's files, and writes
 ``ROOT/results/results.json`` in Gradescope's format: ``score`` (the final mark, deductions

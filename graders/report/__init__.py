@@ -70,7 +70,7 @@ class ReportWriter:
 
     def cached(self, student: str, key: str) -> SubmissionResult | None:
         """The stored result of ``student`` if it was graded under exactly this grading key
-        (see :func:`graders.batch.grading_key`) and without a grader error; else None."""
+        (see :func:`graders.outcomes.grading_key`) and without a grader error; else None."""
         path = self.student_json(student)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from graders import PACKAGE_DIR
 from graders.batch import BatchRequest, grade_batch
 from graders.feedback.visibility import GRADESCOPE, visibility_of
 from graders.intake.base import Found
@@ -94,7 +95,7 @@ def main(argv: list[str]) -> int:
         print(traceback.format_exc(), file=sys.stderr)
         code = 1
     write_atomic(target, json.dumps(data, indent=1))
-    print(f"harness: {Path(__file__).resolve().parents[1]}")
+    print(f"harness: {PACKAGE_DIR}")
     return code
 
 

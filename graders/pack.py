@@ -19,13 +19,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import graders.packs
 from graders import PACKAGE_DIR
+from graders import packs as pack_folder
 from graders.declaration import Declaration, load_declaration
 from graders.errors import DeclarationError, GraderError
 from graders.sandbox.isolation import Limits
 
-PACKS_DIR = Path(graders.packs.__file__).resolve().parent
+PACKS_DIR = Path(pack_folder.__file__).resolve().parent
 
 
 def project_root() -> Path:
@@ -134,7 +134,7 @@ def _importable(pack_dir: Path) -> None:
     search path of ``graders.packs``, after ``graders/packs/`` so no bundled pack can be
     shadowed."""
     parent = str(pack_dir.resolve().parent)
-    search = graders.packs.__path__
+    search = pack_folder.__path__
     if parent != str(PACKS_DIR) and parent not in search:
         search.append(parent)
 

@@ -20,7 +20,8 @@ from graders.gradebook.store import Gradebook, shown, url_for
 from graders.gradebook.sync import sync_overrides
 
 if TYPE_CHECKING:
-    from graders.batch import BatchOutcome, BatchRequest
+    from graders.batch import BatchRequest
+    from graders.outcomes import BatchOutcome
 
 __all__ = ["Gradebook", "Where", "after_run", "before_run", "open_gradebook", "reports_root"]
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from cost_split import Measured, bare_altnim_seconds, measure, report  # beside this script
 
-from graders.packs import discover_packs, get_pack
+from graders.pack import discover_packs, get_pack
 
 # Issue 18: ms per honest submission at --jobs 2, and the speed-up from 1 to 2 jobs.
 TARGETS = {"altnim": 150, "game_of_nim": 300, "pnt": 300, "stonehenge": 600, "tippy": 600}

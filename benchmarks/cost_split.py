@@ -36,10 +36,9 @@ from typing import Any
 
 import pytest
 
-from graders import batch as batch_module
-from graders import parallel
+from graders import stages
 from graders.batch import BatchRequest, grade_batch
-from graders.packs import Pack, discover_packs, get_pack
+from graders.pack import Pack, discover_packs, get_pack
 from graders.report import ReportWriter
 from graders.sandbox import Isolation, Sandbox
 from graders.sandbox.worker import Worker
@@ -88,9 +87,8 @@ def instrumented() -> Iterator[Split]:
     """Timers around the engine's seams, for the length of the block (this process only:
     pool workers at jobs > 1 are not instrumented)."""
     split = Split()
-    split.wrap(batch_module, "prepare", "intake")
-    split.wrap(parallel, "prepare", "intake")
-    split.wrap(parallel, "run_rules", "rule checks")
+    split.wrap(stages, "prepare", "intake")
+    split.wrap(stages, "run_rules", "rule checks")
     split.wrap(Worker, "start", "sandbox start-up")
     split.wrap(Worker, "call_raw", lambda worker, *a, **k: (
         "reference calls" if worker.label == "__reference__" else "student code"))

@@ -1,56 +1,56 @@
 """Grade a batch of submissions of one assignment: the engine's main job.
 
-The parent (:func:`grade_batch`) prepares every submission once, reuses each stored result whose
-:func:`grading_key` is unchanged, hands the rest out in shares to :func:`grade_share` (in this
-process, or in a pool of worker processes: see :mod:`graders.parallel`), and writes every report
-itself as the results come back. A student is finished only once their result is written; a
-share that never comes back leaves its students as grader errors, never missing and never zero.
-
-:func:`grade_share` grades a few submissions in ONE pytest session. Each stage for each student
-(preparing, rule checks, the tests, marking) runs inside a guard that always yields a result for
-that student: the student's own pathological input is the student's failure, anything else a
-grader error for that student alone.
+The parent (:func:`grade_batch`) runs the stages of :mod:`graders.stages` in order: intake,
+prepare (every submission once, here), reuse each stored result whose
+:func:`~graders.outcomes.grading_key` is unchanged, hand the rest out in shares to
+:func:`~graders.stages.grade_share` on a route (this process or a pool of worker processes,
+:mod:`graders.parallel`; a Dask cluster, :mod:`graders.cluster`), and write every report itself
+as the results come back. A student is finished only once their result is written; a share that
+never comes back leaves its students as grader errors, never missing and never zero.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import shutil
 import tempfile
 import traceback
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime, tzinfo
 from pathlib import Path
 
-from graders import PACKAGE_DIR
 from graders.cluster import ClusterAccess, check_access
-from graders.consensus import SharedLines, as_option, class_consensus
+from graders.consensus import as_option, class_consensus
 from graders.errors import GraderError
 from graders.feedback import FeedbackWriter
+from graders.gradelog import batch_log
 from graders.intake.base import Found
-from graders.intake.people import missing_id, settle
+from graders.intake.people import missing_id
 from graders.intake.plain import single
 from graders.intake.roster import Person, Roster
-from graders.packs import PACKS_DIR, Pack
-from graders.parallel import (
+from graders.outcomes import (
+    BatchOutcome,
     GradeOptions,
+    Progress,
     ShareResults,
     broken,
+    digest_pack,
     grading_key,
-    run_shares,
-    shares_of,
+    identify,
+    missing,
 )
+from graders.pack import Pack
+from graders.parallel import run_shares, shares_of
 from graders.report import ReportWriter
-from graders.results import SubmissionResult, ViolationRecord, write_atomic
+from graders.results import SubmissionResult, write_atomic
 from graders.sandbox import Isolation
 from graders.sandbox.isolation import detect_isolation
-from graders.submissions import Submission, prepare, student_id
+from graders.stages import intake, prepare_all, write
+from graders.submissions import Submission
 from graders.tools import unready_tools
 
-Progress = Callable[[SubmissionResult], None]
 SETUP_COMMAND = "sudo apt-get install -y bubblewrap"
 
 
@@ -74,21 +74,7 @@ class BatchRequest:
     zone: tzinfo | None = None  # for the export's zone-less times (default: the due date's)
     layout: str = "plain"
     intake_notes: list[str] = field(default_factory=list)  # export-level: what was not placed
-
-
-@dataclass
-class BatchOutcome:
-    results: list[SubmissionResult]
-    isolation: Isolation
-    grader_errors: list[str] = field(default_factory=list)
-    reused: int = 0
-    shared: tuple[SharedLines, ...] = ()  # class consensus: lines no bundled starter has
-
-    @property
-    def ok(self) -> bool:
-        return not self.grader_errors and all(
-            r.status in ("graded", "missing") for r in self.results
-        )
+    verbose: bool = False  # grade.log at DEBUG, not INFO
 
 
 def grade_batch(request: BatchRequest) -> BatchOutcome:
@@ -97,10 +83,19 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
     Refuses to start (GraderError) when a tool the pack needs is not ready, or when bubblewrap
     is not usable and the resource-limits fallback was not asked for (``isolation=RLIMITS``):
     marks made that way would be wrong, or made without the sandbox, for everyone. The student
-    pre-check (``public_only``) goes on in both cases and says so.
+    pre-check (``public_only``) goes on in both cases and says so. With an ``out_dir``, every
+    stage is logged to its ``grade.log`` (:mod:`graders.gradelog`).
     """
-    pack = request.pack
-    unready = unready_tools(pack)
+    isolation = _isolation(request)
+    if request.cluster is not None:  # before any intake: a refused cluster grades nobody
+        check_access(_access(request.cluster), isolation)
+    with batch_log(request.out_dir, verbose=request.verbose):
+        return _grade_batch(request, isolation)
+
+
+def _isolation(request: BatchRequest) -> Isolation:
+    """The isolation to grade with, or GraderError when grading must not start."""
+    unready = unready_tools(request.pack)
     if unready and not request.public_only:
         raise GraderError("; ".join(unready))
     isolation = request.isolation or detect_isolation()
@@ -110,8 +105,13 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
             f"only. Install it with `{SETUP_COMMAND}`, or pass `--isolation rlimits` to grade "
             "without the sandbox (student code can then read what its uid can read)."
         )
-    if request.cluster is not None:  # before any intake: a refused cluster grades nobody
-        check_access(_access(request.cluster), isolation)
+    return isolation
+
+
+def _grade_batch(request: BatchRequest, isolation: Isolation) -> BatchOutcome:
+    """The stages in order: intake, then (in :func:`_grade`) prepare, reuse or grade a share
+    on a route (rules, session, mark), write; then the roster's missing rows and the index."""
+    pack = request.pack
     options = GradeOptions(
         public_only=request.public_only,
         due=request.due,
@@ -119,9 +119,8 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
         pack_digest=digest_pack(pack, hidden=not request.public_only),
         root=pack.root,
     )
-    zone = request.zone or _due_zone(request)
-    settled = settle(pack, [_found(s) for s in request.sources], roster=request.roster,
-                     times=request.times, zone=zone)
+    settled = intake(pack, [_found(s) for s in request.sources], roster=request.roster,
+                     times=request.times, zone=request.zone or _due_zone(request))
     writer = ReportWriter(request.out_dir, pack) if request.out_dir else None
     feedback = (FeedbackWriter(request.out_dir / "feedback", pack, request.due)
                 if request.out_dir and not request.public_only else None)
@@ -132,8 +131,8 @@ def grade_batch(request: BatchRequest) -> BatchOutcome:
     finally:
         shutil.rmtree(work_root, ignore_errors=True)
     for person in settled.missing:
-        row = _missing(pack, person, options, _unique_among(person, outcome),
-                       request.roster.kind if request.roster else "")
+        row = missing(pack, person, options, _unique_among(person, outcome),
+                      request.roster.kind if request.roster else "")
         if writer:
             writer.write_student(row)
         outcome.results.append(row)
@@ -165,47 +164,34 @@ def _grade(
     request: BatchRequest, options: GradeOptions, writer: ReportWriter | None, work_root: Path,
     found: list[Found], feedback: FeedbackWriter | None,
 ) -> BatchOutcome:
+    """Prepare each submission once, reuse what is unchanged, grade the rest on a route, and
+    write each result as it comes back."""
     assert options.isolation is not None
     outcome = BatchOutcome(results=[], isolation=options.isolation)
-    identities: dict[str, Found] = {}
+    prepared = prepare_all(request.pack, found, work_root)
 
-    def emit(result: SubmissionResult, *, write: bool = True) -> None:
-        if result.student in identities:
-            identify(result, identities[result.student])
-        if writer and write:
-            try:
-                writer.write_student(result)
-            except Exception as exc:  # noqa: BLE001 - one unwritable report must not stop us
-                result.status = "grader-error"
-                result.grader_errors.append(f"could not write this report: {exc!r}")
-                outcome.grader_errors.append(
-                    f"could not write the report of {result.student}: {exc!r}"
-                )
-        if feedback:
-            try:
-                feedback.write(result)
-            except Exception as exc:  # noqa: BLE001 - the TA's report is still there
-                outcome.grader_errors.append(
-                    f"could not write the feedback page of {result.student}: {exc!r}"
-                )
+    def emit(result: SubmissionResult, *, stored: bool = False) -> None:
+        if result.student in prepared.identities:
+            identify(result, prepared.identities[result.student])
+        outcome.grader_errors.extend(write(result, None if stored else writer, feedback))
         outcome.results.append(result)
         if request.progress:
             request.progress(result)
 
-    pending: list[Submission] = []
-    prepared = _prepared(request, found, options, work_root, emit, identities)
-    outcome.shared = class_consensus(request.pack, prepared)
+    for name, why in prepared.failed.items():
+        emit(broken(request.pack, name, options, why))
+    outcome.shared = class_consensus(request.pack, prepared.submissions)
     options = replace(options, shared=as_option(outcome.shared))
-    for submission in prepared:
+    pending: list[Submission] = []
+    for submission in prepared.submissions:
         key = grading_key(request.pack, submission, options)
         cached = writer.cached(submission.id, key) if writer and not request.fresh else None
         if cached is not None:
             outcome.reused += 1
-            emit(cached, write=False)
-            continue
-        pending.append(submission)
-    routes = _routes(request, pending, options)
-    with contextlib.closing(routes):
+            emit(cached, stored=True)
+        else:
+            pending.append(submission)
+    with contextlib.closing(_routes(request, pending, options)) as routes:
         for share, results in routes:
             returned = {r.student: r for r in results} if isinstance(results, list) else {}
             for submission in share:
@@ -217,41 +203,6 @@ def _grade(
     return outcome
 
 
-def _prepared(
-    request: BatchRequest,
-    found: list[Found],
-    options: GradeOptions,
-    work_root: Path,
-    emit: Callable[..., None],
-    identities: dict[str, Found],
-) -> list[Submission]:
-    """Each submission prepared once, ids made unique (``bob/`` and ``bob.zip`` are two
-    rows; two LMS submissions with one name get ``(2)``), each remembered with its identity."""
-    prepared: list[Submission] = []
-    seen: set[str] = set()
-    for index, item in enumerate(found):
-        name = _unique(item, seen)
-        identities[name] = item
-        try:
-            submission = prepare(item.source, request.pack, work_root / str(index), student=name,
-                                 notes=item.notes, submitted_at=item.submitted_at)
-        except Exception:  # noqa: BLE001 - a grader bug must not stop the batch
-            why = f"could not prepare this submission (grader bug):\n{traceback.format_exc()}"
-            emit(broken(request.pack, name, options, why))
-            continue
-        prepared.append(submission)
-    return prepared
-
-
-def _unique(item: Found, seen: set[str]) -> str:
-    name = item.id or student_id(item.source)
-    plain = [item.source.name] if name == student_id(item.source) else []
-    candidates = [name, *plain] + [f"{name} ({n})" for n in range(2, 10_000)]
-    chosen = next(c for c in candidates if c.lower() not in seen)
-    seen.add(chosen.lower())
-    return chosen
-
-
 def _unique_among(person: Person, outcome: BatchOutcome) -> str:
     taken = {r.student.lower() for r in outcome.results}
     name = missing_id(person)
@@ -259,40 +210,7 @@ def _unique_among(person: Person, outcome: BatchOutcome) -> str:
     return next(c for c in candidates if c.lower() not in taken)
 
 
-def identify(result: SubmissionResult, found: Found) -> None:
-    """Put who the submission is (LMS id, name, e-mail, time and the export's own facts) on
-    its result, for the reports and the LMS exports."""
-    result.lms_id = found.lms_id or result.student
-    result.display_name = found.display_name or result.student
-    result.email = found.email
-    result.submitted_at = found.submitted_at.isoformat() if found.submitted_at else ""
-    result.lms = dict(found.lms)
-
-
-def _missing(pack: Pack, person: Person, options: GradeOptions, name: str,
-             kind: str = "") -> SubmissionResult:
-    """The row of a student on the roster with no submission: 0, and says so."""
-    result = SubmissionResult(
-        student=name, assignment=pack.id, assignment_title=pack.title, status="missing",
-        isolation=options.isolation.value if options.isolation else "",
-        max_total=pack.declaration.max_points,
-        violations=[ViolationRecord(
-            rule="no-submission", title="No submission", file="",
-            message="On the roster, but the export holds no submission from this student.",
-        )],
-        graded_at=datetime.now(UTC).isoformat(timespec="seconds"),
-    )
-    result.lms_id, result.display_name, result.email = (
-        person.lms_id, person.display_name, person.email
-    )
-    result.lms = {k: v for k, v in (("sis_id", person.sis_id), ("username", person.username))
-                  if v}
-    if kind:
-        result.lms.update({"roster": kind, "roster_id": person.lms_id})
-    return result
-
-
-def _write_intake(request: BatchRequest, missing: list[Person], outcome: BatchOutcome) -> None:
+def _write_intake(request: BatchRequest, absent: list[Person], outcome: BatchOutcome) -> None:
     """``intake.json``: the layout, what could not be placed, who has no submission."""
     assert request.out_dir is not None
     summary = {
@@ -300,7 +218,7 @@ def _write_intake(request: BatchRequest, missing: list[Person], outcome: BatchOu
         "notes": request.intake_notes,
         "roster": request.roster.kind if request.roster else None,
         "roster_columns": request.roster.columns if request.roster else [],
-        "missing": [missing_id(person) for person in missing],
+        "missing": [missing_id(person) for person in absent],
         "submissions": sum(r.status != "missing" for r in outcome.results),
     }
     write_atomic(request.out_dir / "intake.json", json.dumps(summary, indent=1))
@@ -332,37 +250,3 @@ def _describe(results: object) -> str:
     if isinstance(results, BaseException):
         return "".join(traceback.format_exception_only(results)).strip()[-1500:]
     return "the worker returned no result for this student"
-
-
-# Files in a pack folder that describe its tests and never change a mark (`grade selfcheck
-# --mutants` writes and reads them): a new mutation score regrades nobody.
-NEVER_A_MARK = frozenset({"mutation.json", "equivalent_mutants.toml"})
-
-
-def digest_pack(pack: Pack, *, hidden: bool = True) -> str:
-    """Changes when anything that could change a mark changes (tests, data, hidden inputs,
-    engine). ``hidden=False`` (the student pre-check) never touches reference code, golden
-    files or hidden inputs. Paths are hashed relative to their root (:func:`relative_name`),
-    so two checkouts of one commit, say on two cluster workers, give one digest."""
-    hasher = hashlib.sha256()
-    engine = [p for p in PACKAGE_DIR.rglob("*") if PACKS_DIR not in p.parents]
-    trees = [pack.dir, pack.templates_dir]
-    if hidden:
-        trees += [pack.golden_dir, pack.reference_dir, pack.fixtures_dir / "inputs"]
-    files = engine + [p for tree in trees if tree.is_dir() for p in tree.rglob("*")]
-    roots = (PACKAGE_DIR.parent, pack.root)
-    named = {relative_name(path, roots): path for path in files
-             if path.is_file() and "__pycache__" not in path.parts
-             and path.name not in NEVER_A_MARK}
-    for name in sorted(named):
-        hasher.update(name.encode() + b"\0" + named[name].read_bytes())
-    return hasher.hexdigest()
-
-
-def relative_name(path: Path, roots: Sequence[Path]) -> str:
-    """``path`` relative to the deepest of ``roots`` holding it (POSIX form), or absolute
-    when none does."""
-    holding = [root for root in roots if path.is_relative_to(root)]
-    if not holding:
-        return path.as_posix()
-    return path.relative_to(max(holding, key=lambda root: len(root.parts))).as_posix()

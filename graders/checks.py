@@ -9,11 +9,11 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from graders.declaration import RuleSpec
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import ViolationRecord
 from graders.rules import get_rule
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
+from graders.specs import RuleSpec
 from graders.starter import closest_starter, is_starter_line
 from graders.submissions import Submission
 

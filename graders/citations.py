@@ -18,7 +18,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from graders.packs import Pack
+from graders.pack import Pack
 
 WORDS_FILE = Path(__file__).with_name("citations.toml")
 CONTROL_SEQUENCE = re.compile(r"\\[A-Za-z]+")

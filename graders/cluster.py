@@ -1,4 +1,4 @@
-"""Grade on a Dask cluster: the same :func:`~graders.parallel.grade_share` on other machines.
+"""Grade on a Dask cluster: the same :func:`~graders.stages.grade_share` on other machines.
 
 ``grade --cluster tls://HOST:8786 --cluster-certs DIR`` sends shares to a Dask scheduler whose
 scheduler, workers and client authenticate each other with TLS certificates of one CA (made by
@@ -38,11 +38,12 @@ from graders.cluster_wire import (
     share_json,
 )
 from graders.errors import GraderError
-from graders.packs import get_pack
-from graders.parallel import GradeOptions, ShareResults, grade_share
+from graders.outcomes import GradeOptions, ShareResults, digest_pack
+from graders.pack import get_pack
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation
 from graders.sandbox.isolation import detect_isolation
+from graders.stages import grade_share
 from graders.submissions import Submission, materialize
 
 if TYPE_CHECKING:
@@ -204,8 +205,6 @@ def grade_remote(pack_id: str, share: str, options: str) -> str:
 def _grade_remote(
     pack_id: str, share: list[Submission], options: GradeOptions
 ) -> list[SubmissionResult]:
-    from graders.batch import digest_pack
-
     if (options.isolation or detect_isolation()) is Isolation.RLIMITS:
         raise GraderError("this worker grades only inside the sandbox (bubblewrap)")
     pack = get_pack(pack_id)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from graders.errors import GraderError
-from graders.parallel import GradeOptions
+from graders.outcomes import GradeOptions
 from graders.results import SubmissionResult
 from graders.submissions import Submission
 

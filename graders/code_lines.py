@@ -118,7 +118,7 @@ def expect_few_changes(
     """Fail unless ``source`` changes at most ``most`` code lines of ``starter``, all inside
     ``regions`` (code changed outside them is shown side by side). ``handout``: a sentence
     quoted in the messages. ``shared``: lines the class shares, taken for starter lines
-    (:meth:`graders.packs.Pack.shared_lines`)."""
+    (:meth:`graders.pack.Pack.shared_lines`)."""
     try:
         found = changes(starter, source, regions, shared)
     except SyntaxError as error:

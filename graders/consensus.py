@@ -5,7 +5,7 @@ Real classes wrote against the course's own starter, which may differ from the o
 (default 60 %) of the batch's copies of a starter file (one named in ``templates``,
 ``starter_text`` or ``starter_versions``) hold a line that no bundled starter version and no
 reference solution holds, that line is the class's starter, not each student's work: the rules
-that judge against the starter take it for a starter line (:meth:`graders.packs.Pack.shared_lines`),
+that judge against the starter take it for a starter line (:meth:`graders.pack.Pack.shared_lines`),
 and the index and the console tell the instructor which lines of which files.
 
 A batch fact: the parent computes it once, over every prepared submission, before any rule runs,
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graders.code_lines import code_lines
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.starter import starter_versions
 from graders.submissions import Submission
 

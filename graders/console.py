@@ -13,9 +13,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from graders.batch import BatchOutcome
-from graders.batch import Progress as OnResult
 from graders.consensus import SharedLines
+from graders.outcomes import BatchOutcome
+from graders.outcomes import Progress as OnResult
 from graders.report.stats import reasons
 from graders.results import SubmissionResult, ViolationRecord
 from graders.sandbox import Isolation

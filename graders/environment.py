@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 
 from graders.checks import title_of
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox.isolation import sandbox_python
 from graders.submissions import Submission

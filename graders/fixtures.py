@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from graders.errors import GraderError
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.plugin import STATE, GradingState
 from graders.sandbox import RunResult, Sandbox, Worker
 from graders.submissions import Submission

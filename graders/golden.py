@@ -4,7 +4,7 @@ A pack declares its golden files as ``[[golden]]`` tables in ``assignment.toml``
 with argv/stdin/inputs, public, joiner); what data cannot say (a command built from the
 driver's source, say) comes from ``graders/packs/<id>/golden.py``: a function
 ``golden_files(pack) -> list[GoldenFile]``, added after the declared ones. Public golden
-files (that the handout gives students, like altNim's ``out.script``) go to
+files (that the handout gives students, like a handout's sample transcript) go to
 ``student_templates/<id>/``; hidden ones to ``fixtures/<id>/golden/``. The reference runs in
 the sandbox like any submission.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.errors import GraderError
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import write_atomic
 from graders.sandbox import Sandbox
 from graders.tools import environment_mount

@@ -7,8 +7,7 @@ from datetime import datetime
 from fnmatch import fnmatch
 
 from graders.causes import place
-from graders.declaration import CriterionSpec
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import (
     CauseCharge,
     CriterionMark,
@@ -16,6 +15,7 @@ from graders.results import (
     TestOutcome,
     ViolationRecord,
 )
+from graders.specs import CriterionSpec
 
 
 def feeds(criterion: CriterionSpec, test_name: str) -> bool:

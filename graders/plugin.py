@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import TestOutcome
 from graders.sandbox import Sandbox, Worker
 from graders.submissions import Submission
@@ -82,7 +82,7 @@ class GradingPlugin:
     def pytest_configure(self, config: pytest.Config) -> None:
         config.stash[STATE] = self.state
         # Only the exception reaches a result (see _classify): pytest's long failure report
-        # reads and parses the source of every frame of every failing test, 15 % of altNim's
+        # reads and parses the source of every frame of every failing test, 15 % of one pack's
         # time; the native one is a plain traceback.
         config.option.tbstyle = "native"
         set_hypothesis_home_dir(hypothesis_home())

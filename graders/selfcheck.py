@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from graders import citations
-from graders.batch import BatchOutcome, BatchRequest, grade_batch
-from graders.packs import Pack
+from graders.batch import BatchRequest, grade_batch
+from graders.outcomes import BatchOutcome
+from graders.pack import Pack
 from graders.results import SubmissionResult
 from graders.submissions import find_submissions, student_id
 from graders.times import InstructorTimes, load_times
@@ -53,10 +54,6 @@ def sample_sources(pack: Pack) -> list[Path]:
     return [path for path in find_submissions(folder) if expected_path(path).is_file()]
 
 
-# The issues ask for this many realistic sample submissions per pack; whole programs (pnt)
-# and one framework class (game_of_nim) come in fewer shapes, so fewer are asked there.
-MINIMUM_SAMPLES = 12
-FEWER_SAMPLES = {"pnt": 10, "game_of_nim": 10}
 DO_NOTHING = "do_nothing"
 
 
@@ -67,7 +64,7 @@ def declaration_problems(pack: Pack) -> list[str]:
     one layout
     (:func:`layout_problems`)."""
     names = {student_id(path) for path in sample_sources(pack)}
-    wanted = FEWER_SAMPLES.get(pack.id, MINIMUM_SAMPLES)
+    wanted = pack.declaration.selfcheck.samples
     problems = [f"{len(names)} samples with an expected.json; a pack needs {wanted}"
                 ] if len(names) < wanted else []
     if DO_NOTHING not in names:

@@ -15,12 +15,18 @@ from __future__ import annotations
 
 import io
 import itertools
+import tempfile
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from copydetect import CodeFingerprint, compare_files
+
+from graders.errors import GraderError
+from graders.pack import Pack
+from graders.submissions import find_submissions, prepare
 
 NOISE_TOKENS = 25  # matches shorter than this are never reported (copydetect's noise_t)
 GUARANTEE_TOKENS = 30  # matches this long are always found (copydetect's guarantee_t)
@@ -131,3 +137,23 @@ def _compare(
 def _spans(slices: np.ndarray) -> tuple[tuple[int, int], ...]:
     starts, ends = slices[0], slices[1]
     return tuple((int(start), int(end)) for start, end in zip(starts, ends, strict=True))
+
+
+def collect_sources(pack: Pack, paths: tuple[Path, ...]) -> dict[str, dict[str, str]]:
+    """Each student's Python files, collected as grading collects them (never run)."""
+    found: dict[str, dict[str, str]] = {}
+    with tempfile.TemporaryDirectory(prefix="grade-similarity-") as work:
+        for index, source in enumerate(s for p in paths for s in find_submissions(p)):
+            submission = prepare(source, pack, Path(work) / str(index))
+            if submission.id in found:
+                raise GraderError(f"two submissions are called {submission.id!r}")
+            found[submission.id] = dict(submission.files)
+    return found
+
+
+def starter_sources(pack: Pack) -> dict[str, str]:
+    """The starter kit's Python files and templates, by name."""
+    spec = pack.declaration.submission
+    names = {*spec.templates.values(), *pack.declaration.locked.files}
+    return {name: pack.template_text(name) for name in sorted(names)
+            if name.endswith((".py", ".template"))}

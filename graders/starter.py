@@ -19,7 +19,7 @@ import difflib
 from collections.abc import Iterable
 from functools import lru_cache
 
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.rules._source import is_main_guard
 
 MIN_CHARS = 8

@@ -20,7 +20,7 @@ from pathlib import Path, PurePosixPath
 from graders.errors import GraderError
 from graders.extras import collect_extras, find_program, submission_root
 from graders.handin import IGNORED_PARTS, clean_text, read_files
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.rules.base import Violation
 from graders.sandbox.harness_kit import class_homes
 

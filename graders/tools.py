@@ -20,9 +20,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from graders.declaration import ENVIRONMENT_PREFIX, ToolSpec
 from graders.errors import GraderError
-from graders.packs import Pack, project_root
+from graders.pack import Pack, project_root
+from graders.pack_specs import ENVIRONMENT_PREFIX, ToolSpec
 from graders.sandbox.isolation import HARNESS_ROOT, TOOLS_ROOT, Limits, sandbox_python
 
 STAMP = "graders-tool.json"

@@ -14,10 +14,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from graders.declaration import CriterionSpec
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import TestOutcome, ViolationRecord
 from graders.sandbox.isolation import SANDBOX_ROOT
+from graders.specs import CriterionSpec
 
 WORDS_FILE = Path(__file__).with_name("verdict.toml")
 RAISED = re.compile(r"`[^`\n]+` raised (?P<rest>.*)", re.DOTALL)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import BatchOutcome
-from graders.packs import get_pack
+from graders.outcomes import BatchOutcome
+from graders.pack import get_pack
 from graders.selfcheck import grade_samples
 
 _GRADED: dict[str, tuple[BatchOutcome, Path]] = {}

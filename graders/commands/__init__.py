@@ -1,23 +1,25 @@
-"""More `grade` commands, one module each, found by looking (like the rule registry).
+"""The `grade` commands, one module each, each registering itself (``@register``).
 
-A module here defines ``command``, a :class:`click.Command` whose function calls ONE function
-of the engine; :func:`register_all` adds every such command to the ``grade`` group. So a new
-command is one new file, and no two features edit the same CLI module.
+A module here registers a :class:`click.Command` whose function calls ONE function of the
+engine; :func:`register_all` adds every registered command to the ``grade`` group
+(:class:`graders.registry.Registry`, the idiom of rules, layouts and export formats too). So a
+new command is one new file, and no two features edit the same CLI module.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import click
+
+from graders.registry import Registry
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+_COMMANDS: Registry[click.Command] = Registry(__name__, "command", lambda c: c.name or "")
+#: Decorator (outermost) adding a click command to ``grade``.
+register = _COMMANDS.register
 
 
 def register_all(group: click.Group) -> None:
-    """Add the ``command`` of every module of this package to ``group``."""
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        command = getattr(module, "command", None)
-        if not isinstance(command, click.Command):
-            raise TypeError(f"{module.__name__} defines no click command named `command`")
+    """Add every command of this package to ``group``."""
+    for command in _COMMANDS.all().values():
         group.add_command(command)

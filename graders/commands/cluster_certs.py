@@ -8,6 +8,7 @@ import click
 
 from graders import console
 from graders.certificates import DEFAULT_DAYS, make_cluster_certs
+from graders.commands import register
 
 NEXT_STEPS = """\
 Start the scheduler on a private address (HOST), with DIR's scheduler files:
@@ -21,6 +22,7 @@ Then grade:
 Keep ca-key.pem off the workers; a new DIR (a new CA) revokes every old certificate."""
 
 
+@register
 @click.command("cluster-certs")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--host", "hosts", multiple=True,

@@ -13,13 +13,15 @@ from pathlib import Path
 import click
 
 from graders import console
+from graders.commands import register
 from graders.export import ExportOptions, Written, export, formats
 from graders.export.guard import Refused
-from graders.packs import get_pack, project_root
+from graders.pack import get_pack, project_root
 
 EXIT_REFUSED = 1
 
 
+@register
 @click.command("export")
 @click.argument("assignment", required=False)
 @click.option("--format", "fmt", required=True, type=click.Choice(sorted(formats())),

@@ -9,9 +9,11 @@ from pathlib import Path
 import click
 
 from graders import console, gradebook
+from graders.commands import register
 from graders.gradebook.actions import refresh
 
 
+@register
 @click.command("gradebook")
 @click.option("--reports", "out", type=click.Path(file_okay=False, path_type=Path),
               help="The term's reports folder (the gradebook's, beside <id>/) [reports/].")

@@ -7,10 +7,12 @@ from pathlib import Path
 import click
 
 from graders import console
+from graders.commands import register
 from graders.export.autograder import build_bundle
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 
+@register
 @click.command("gradescope")
 @click.argument("assignment")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("."),

@@ -8,11 +8,13 @@ from pathlib import Path
 import click
 
 from graders import console, gradebook
+from graders.commands import register
 from graders.commands.override import find_student
 from graders.gradebook.actions import student_history
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 
+@register
 @click.command("history")
 @click.argument("assignment")
 @click.argument("student")  # the id reported under, the LMS id, or the name

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import click
 
+from graders.commands import register
 from graders.kit.builder import build_kit
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 
+@register
 @click.command("kit")
 @click.argument("assignment")
 @click.option("--out", "out", default="kits", show_default=True,

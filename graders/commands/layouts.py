@@ -5,9 +5,11 @@ from __future__ import annotations
 import click
 
 from graders import console
+from graders.commands import register
 from graders.intake import layouts
 
 
+@register
 @click.command("layouts")
 def command() -> None:
     """List the layouts of submissions `grade` reads (detected, or `grade --layout NAME`)."""

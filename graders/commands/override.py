@@ -12,12 +12,14 @@ from pathlib import Path
 import click
 
 from graders import console, gradebook, overrides
-from graders.packs import get_pack, project_root
+from graders.commands import register
+from graders.pack import get_pack, project_root
 from graders.report import ReportWriter
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation
 
 
+@register
 @click.command("override")
 @click.argument("assignment")
 @click.argument("student")  # the id reported under, the LMS id, or the name

@@ -9,10 +9,11 @@ import sys
 import click
 
 from graders import console
+from graders.commands import register
 from graders.mutation import TARGET, MutationRun, grade_mutants, plan
 from graders.mutation.equivalents import EQUIVALENTS, write_record
 from graders.mutation.mutants import Mutant
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.selfcheck import (
     declaration_problems,
     describe,
@@ -29,6 +30,7 @@ def say(text: str) -> None:
     console.out.print(text, markup=False, soft_wrap=True)
 
 
+@register
 @click.command("selfcheck")
 @click.argument("assignment")
 @click.option("--mutants", is_flag=True,

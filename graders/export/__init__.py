@@ -1,6 +1,6 @@
 """Give marks and feedback back to the LMS: ``grade export ID --format NAME``.
 
-Each format is one module defining an :class:`LmsFormat` subclass, found by looking. It reads
+Each format is one module registering an :class:`LmsFormat` subclass (``@register``). It reads
 the results ``grade`` wrote (``reports/<id>/results.json``, the final marks) and writes the
 LMS's own grade-import CSV plus a zip of per-student feedback pages in the layout that LMS
 uploads in bulk. The pages are the student-safe feedback (:mod:`graders.feedback`); every text
@@ -16,10 +16,8 @@ is refused (:mod:`graders.export.guard`) unless forced.
 from __future__ import annotations
 
 import csv
-import importlib
 import io
 import json
-import pkgutil
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -29,7 +27,8 @@ from typing import ClassVar
 
 from graders.errors import GraderError
 from graders.feedback import FeedbackWriter
-from graders.packs import Pack
+from graders.pack import Pack
+from graders.registry import Registry
 from graders.report import csv_cell
 from graders.results import SubmissionResult, write_atomic
 
@@ -88,19 +87,15 @@ class LmsFormat:
         raise NotImplementedError
 
 
+_FORMATS: Registry[type[LmsFormat]] = Registry(__name__, "format", lambda fmt: fmt.name)
+#: Class decorator adding an export format (an :class:`LmsFormat` subclass) under its ``name``.
+register = _FORMATS.register
+
+
 @cache
 def formats() -> dict[str, LmsFormat]:
     """Every export format by name."""
-    found: dict[str, LmsFormat] = {}
-    for info in pkgutil.iter_modules(__path__):
-        if info.name in {"autograder", "run", "guard", "columns"}:
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        for value in vars(module).values():
-            if (isinstance(value, type) and issubclass(value, LmsFormat)
-                    and value is not LmsFormat and value.__module__ == module.__name__):
-                found[value.name] = value()
-    return dict(sorted(found.items()))
+    return {name: fmt() for name, fmt in _FORMATS.all().items()}
 
 
 def load_results(report_dir: Path) -> list[SubmissionResult]:

@@ -5,9 +5,10 @@ only this assignment's pack), the assignment's trees (starter kit, reference sol
 files and inputs; never the sample submissions) and ``pyproject.toml``. Gradescope unpacks it
 to ``/autograder/source`` and runs ``setup.sh`` once (a virtual environment with the harness,
 bubblewrap when the image allows it, and the pack's tools); for each submission it runs
-``run_autograder``, which grades ``/autograder/submission`` with :mod:`graders.export.run` and
-writes ``/autograder/results/results.json``. ``GRADESCOPE_ROOT`` moves ``/autograder`` (tests
-run it against a fake tree), ``GRADER_PYTHON`` picks the interpreter.
+``run_autograder``, which grades ``/autograder/submission`` with
+:mod:`graders.gradescope_run` and writes ``/autograder/results/results.json``.
+``GRADESCOPE_ROOT`` moves ``/autograder`` (tests run it against a fake tree), ``GRADER_PYTHON``
+picks the interpreter.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from graders import PACKAGE_DIR
-from graders.packs import PACKS_DIR, Pack
+from graders.pack import PACKS_DIR, Pack
 
 SETUP = """#!/usr/bin/env bash
 # Built by `grade gradescope {id}`: runs once while Gradescope builds the image.
@@ -42,7 +43,7 @@ mkdir -p "$ROOT/results"
 cd "$ROOT/source"
 export GRADERS_ROOT="$ROOT/source"
 export PYTHONPATH="$ROOT/source${{PYTHONPATH:+:$PYTHONPATH}}"
-exec "$PY" -m graders.export.run {id} "$ROOT"
+exec "$PY" -m graders.gradescope_run {id} "$ROOT"
 """
 
 

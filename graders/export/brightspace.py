@@ -6,14 +6,15 @@ ids the import reads). The grade item is the gradebook's own (:mod:`graders.expo
 
 from __future__ import annotations
 
-from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points
+from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points, register
 from graders.export.columns import choose
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 SUFFIX = " Points Grade"
 
 
+@register
 class BrightspaceFormat(LmsFormat):
     name = "brightspace"
     title = "Brightspace grades import"

@@ -6,14 +6,15 @@ id>_feedback.html``) to attach as submission comments. The column is the gradebo
 
 from __future__ import annotations
 
-from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points
+from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points, register
 from graders.export.columns import choose
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 
 
+@register
 class CanvasFormat(LmsFormat):
     name = "canvas"
     title = "Canvas gradebook"

@@ -13,13 +13,13 @@ import re
 
 from graders.errors import GraderError
 from graders.intake.base import plain_name
-from graders.packs import Pack
+from graders.pack import Pack
 
 ITEM = re.compile(r"(?P<name>.*?)\s*(\((?P<id>\d+)\)|Points Grade)?", re.IGNORECASE)
 
 
 def item_name(header: str) -> str:
-    """``Project 2 (123456)`` -> ``Project 2``; ``AltNim Points Grade`` -> ``AltNim``."""
+    """``Project 2 (123456)`` -> ``Project 2``; ``Game Points Grade`` -> ``Game``."""
     match = ITEM.fullmatch(header.strip())
     return match["name"] if match else header
 

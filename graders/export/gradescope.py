@@ -4,11 +4,12 @@ the autograder bundle instead (``grade gradescope ID``). Feedback: a folder per 
 
 from __future__ import annotations
 
-from graders.export import ExportOptions, LmsFormat, part, person, points
-from graders.packs import Pack
+from graders.export import ExportOptions, LmsFormat, part, person, points, register
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 
+@register
 class GradescopeFormat(LmsFormat):
     name = "gradescope"
     title = "Gradescope score upload"

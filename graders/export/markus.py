@@ -6,11 +6,12 @@ named by user name is one too), or the user name from MarkUs's student list as -
 
 from __future__ import annotations
 
-from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points
-from graders.packs import Pack
+from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points, register
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 
+@register
 class MarkUsFormat(LmsFormat):
     name = "markus"
     title = "MarkUs marks upload"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from graders.export import ExportOptions, LmsFormat, part, person, points, summary
-from graders.packs import Pack
+from graders.export import ExportOptions, LmsFormat, part, person, points, register, summary
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 COLUMNS = ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
@@ -23,6 +23,7 @@ def moodle_time(iso: str) -> str:
     return f"{when:%A}, {when.day} {when:%B %Y}, {when:%I:%M %p}".replace(", 0", ", ")
 
 
+@register
 class MoodleFormat(LmsFormat):
     name = "moodle"
     title = "Moodle grading worksheet"

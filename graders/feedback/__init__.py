@@ -17,7 +17,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from graders.feedback.visibility import shown_in_full
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult, TestOutcome, write_atomic
 from graders.submissions import slugify
 

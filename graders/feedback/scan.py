@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from graders.feedback.visibility import shown_in_full
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult, TestOutcome
 
 MIN_LENGTH = 12

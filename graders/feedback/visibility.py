@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from fnmatch import fnmatchcase
 
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import TestOutcome
 
 GRADESCOPE = {"visible": "visible", "after_due": "after_due_date", "hidden": "hidden"}

@@ -20,7 +20,8 @@ from graders.gradebook.store import Gradebook, shown, url_for
 from graders.gradebook.sync import sync_overrides
 
 if TYPE_CHECKING:
-    from graders.batch import BatchOutcome, BatchRequest
+    from graders.batch import BatchRequest
+    from graders.outcomes import BatchOutcome
 
 __all__ = ["Gradebook", "Where", "after_run", "before_run", "open_gradebook", "reports_root"]
 
@@ -30,7 +31,7 @@ def reports_root(out: Path | None) -> Path:
     run told where to write writes nothing else)."""
     if out is not None:
         return out
-    from graders.packs import project_root
+    from graders.pack import project_root
 
     return project_root() / "reports"
 

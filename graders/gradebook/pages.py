@@ -164,7 +164,7 @@ def rebuild(book: Gradebook, reports: Path, *, everything: bool = False,
     overrides file is written from the gradebook first, so the pages show the overrides it
     holds."""
     from graders.feedback import FeedbackWriter
-    from graders.packs import get_pack
+    from graders.pack import get_pack
     from graders.report import ReportWriter
 
     done = []

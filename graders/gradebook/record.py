@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graders import PACKAGE_DIR
-from graders.batch import NEVER_A_MARK
 from graders.gradebook import schema
 from graders.gradebook.store import Gradebook, RunFacts, ensure_assignment, ensure_student
+from graders.outcomes import NEVER_A_MARK
 from graders.overrides import code_digest
-from graders.packs import PACKS_DIR, Pack
+from graders.pack import PACKS_DIR, Pack
 from graders.results import SubmissionResult
 
 LATE = "late by "  # how graders.marking words the late rule's deduction

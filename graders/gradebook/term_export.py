@@ -15,7 +15,7 @@ from graders.export.guard import Refused
 from graders.gradebook import Where
 from graders.gradebook.pages import final_results
 from graders.gradebook.store import Gradebook, shown
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.results import write_atomic
 
 

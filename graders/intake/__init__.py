@@ -1,37 +1,33 @@
 """Intake: turn what an LMS exports (or a plain class folder) into submissions to grade.
 
-One module per layout, each defining a :class:`~graders.intake.base.Layout` subclass, found by
-looking (like the rule registry). :func:`ingest` unpacks a class zip safely, steps into a
-wrapper folder when an export sits inside one (and says so), picks the layout (or takes the
-one asked for) and returns what it found. Times come from the export's own metadata only; the
-student's files never give one.
+One module per layout, each registering a :class:`~graders.intake.base.Layout` subclass with
+``@register`` (:class:`graders.registry.Registry`, like the rules). :func:`ingest` unpacks a
+class zip safely, steps into a wrapper folder when an export sits inside one (and says so),
+picks the layout (or takes the one asked for) and returns what it found. Times come from the
+export's own metadata only; the student's files never give one.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from functools import cache
 from pathlib import Path
 
 from graders.errors import GraderError
 from graders.intake.base import Found, Intake, Layout, entries, unpack
+from graders.registry import Registry
 
-__all__ = ["Found", "Intake", "Layout", "detect_layout", "get_layout", "ingest", "layouts"]
+_LAYOUTS: Registry[type[Layout]] = Registry(__name__, "layout", lambda layout: layout.name)
+#: Class decorator adding a layout (a :class:`Layout` subclass) under its ``name``.
+register = _LAYOUTS.register
+
+__all__ = ["Found", "Intake", "Layout", "detect_layout", "get_layout", "ingest", "layouts",
+           "register"]
 
 
 @cache
 def layouts() -> dict[str, Layout]:
     """Every layout by name, in detection order (the plain layout last)."""
-    found: list[Layout] = []
-    for info in pkgutil.iter_modules(__path__):
-        if info.name in {"base", "roster"}:
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        for value in vars(module).values():
-            if (isinstance(value, type) and issubclass(value, Layout) and value is not Layout
-                    and value.__module__ == module.__name__):
-                found.append(value())
+    found = [layout() for layout in _LAYOUTS.all().values()]
     found.sort(key=lambda layout: (layout.priority, layout.name))
     return {layout.name: layout for layout in found}
 

@@ -14,6 +14,7 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import Found, Intake, Layout, entries, mostly, named, stray
 
 FOLDER = re.compile(r"(?P<first>\d+)-(?P<user>\d+) - (?P<name>.+?)\s*-\s*"
@@ -33,10 +34,11 @@ def parse_when(text: str) -> datetime | None:
     return None
 
 
+@register
 class Brightspace(Layout):
     name = "brightspace"
     title = "Brightspace/D2L (assignment download)"
-    example = "123456-789012 - Doe Jane- Mar 5, 2024 1102 PM/pnt.py"
+    example = "123456-789012 - Doe Jane- Mar 5, 2024 1102 PM/program.py"
     priority = 30
 
     def detect(self, root: Path) -> bool:

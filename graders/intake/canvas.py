@@ -1,13 +1,13 @@
 """Canvas's "Download Submissions": one flat zip of files named after their student.
 
-Each file is ``<sortable name>_<user id>_<submission id>_<original name>``, with ``_LATE``
-after the name for late work (``doejane_LATE_12345_67890_pnt.py``). A re-upload of one file
-name is numbered before the extension (``pnt-1.py``, ``pnt-2.py``; varies): the highest number
-is graded under the plain name and the others are named in the report. A submission of several
-files gives each attached file its own number (varies), so numbers alone never make a
-re-submission: only a file name handed in under two numbers does. The user id is the LMS
-id (the gradebook's ``ID`` column). Canvas gives no times, only the late flag: the report
-says so, and ``--times`` gives the time the late rule needs.
+Each file is ``<sortable name>_<user id>_<submission id>_<original name>``, with ``_LATE`` after
+the name for late work (``doejane_LATE_12345_67890_program.py``). A re-upload of one file name
+is numbered before the extension (``program-1.py``, ``program-2.py``; varies): the highest
+number is graded under the plain name and the others are named in the report. A submission of
+several files gives each attached file its own number (varies), so numbers alone never make a
+re-submission: only a file name handed in under two numbers does. The user id is the LMS id (the
+gradebook's ``ID`` column). Canvas gives no times, only the late flag: the report says so, and
+``--times`` gives the time the late rule needs.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import re
 from functools import partial
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import (
     Found,
     Intake,
@@ -33,10 +34,11 @@ FILE = re.compile(r"(?P<name>[^\W\d_]+)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d
 NUMBERED = re.compile(r"(?P<stem>.+)-(?P<n>\d+)(?P<ext>\.[^.]+)?")
 
 
+@register
 class Canvas(Layout):
     name = "canvas"
     title = "Canvas (download submissions)"
-    example = "doejane_12345_67890_pnt.py (late: doejane_LATE_12345_67890_pnt.py)"
+    example = "doejane_12345_67890_program.py (late: doejane_LATE_12345_67890_program.py)"
     priority = 20
 
     def detect(self, root: Path) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from graders.intake import register
 from graders.intake.base import Found, Intake, Layout, entries, named, stray
 
 METADATA = "submission_metadata.yml"
@@ -36,10 +37,11 @@ def _key(entry: dict[str, Any], name: str) -> Any:
     return entry.get(f":{name}", entry.get(name))
 
 
+@register
 class Gradescope(Layout):
     name = "gradescope"
     title = "Gradescope (export submissions)"
-    example = "submission_123456/pnt.py, with submission_metadata.yml beside it"
+    example = "submission_123456/program.py, with submission_metadata.yml beside it"
     priority = 5
 
     def detect(self, root: Path) -> bool:

@@ -6,16 +6,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import Intake, Layout, entries
 from graders.intake.plain import folders_and_zips
 
 GROUP = re.compile(r"group_\d+")
 
 
+@register
 class MarkUs(Layout):
     name = "markus"
     title = "MarkUs (a folder per group)"
-    example = ("group_0001/pnt.py, as a folder or a zip (individual work: doejane1/pnt.py; "
+    example = ("group_0001/program.py, as a folder or a zip (individual work: doejane1/program.py; "
                "--layout markus)")
     priority = 60
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import (
     Found,
     Intake,
@@ -46,10 +47,11 @@ def _match(path: Path) -> re.Match[str] | None:
     return (FOLDER if path.is_dir() else FLAT).fullmatch(path.name)
 
 
+@register
 class Moodle(Layout):
     name = "moodle"
     title = "Moodle (download all submissions)"
-    example = "Doe Jane_12345_assignsubmission_file_/pnt.py"
+    example = "Doe Jane_12345_assignsubmission_file_/program.py"
     priority = 10
 
     def detect(self, root: Path) -> bool:

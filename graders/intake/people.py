@@ -14,7 +14,7 @@ from datetime import datetime, tzinfo
 
 from graders.intake.base import Found, named
 from graders.intake.roster import Person, Roster
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.times import InstructorTimes
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graders.intake import register
 from graders.intake.base import NOISE, Found, Intake, Layout, entries, stray
 from graders.submissions import student_id
 
@@ -42,10 +43,11 @@ def _real_file(path: Path, root: Path) -> bool:
     )
 
 
+@register
 class Plain(Layout):
     name = "plain"
     title = "a folder or zip per student"
-    example = "submissions/jdoe/pnt.py (or submissions/jdoe.zip; or submissions.zip)"
+    example = "submissions/jdoe/program.py (or submissions/jdoe.zip; or submissions.zip)"
     priority = 99
 
     def detect(self, root: Path) -> bool:

@@ -25,7 +25,7 @@ from graders.kit.readme import readme_text
 from graders.kit.scan import hidden_material, kit_texts, leaks
 from graders.kit.slicer import KIT
 from graders.kit.vendor import vendor
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.sandbox import HARNESS_MODULES
 
 RUNTIME = Path(__file__).with_name("runtime")
@@ -76,6 +76,13 @@ def _title(rule: str) -> str:
     return title_of(rule)
 
 
+def shipped(pack: Pack) -> dict[str, set[str]]:
+    """The pack's ``[kit] shipped`` by engine module: the hidden helpers' functions the kit
+    runs on the student's own output."""
+    return {f"graders.packs.{pack.id}.{stem}": set(names)
+            for stem, names in pack.declaration.kit.shipped.items()}
+
+
 def write_tree(pack: Pack, target: Path) -> tuple[Path, dict[str, set[str]]]:
     """The unzipped kit in ``target/<id>-kit``, before answers are recorded."""
     kit = target / f"{pack.id}-kit"
@@ -83,7 +90,7 @@ def write_tree(pack: Pack, target: Path) -> tuple[Path, dict[str, set[str]]]:
         "__pycache__", "precheck.py"))
     found = collect(pack)
     tests = {f"graders.packs.{pack.id}.{stem}": names for stem, names in found.public.items()}
-    vendored = vendor(tests, {rule.name for rule in pack.declaration.rules})
+    vendored = vendor(tests, {rule.name for rule in pack.declaration.rules}, shipped(pack))
     for path, text in vendored.files.items():
         _write(kit / path, text)
     private = kit / KIT

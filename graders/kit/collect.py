@@ -15,7 +15,7 @@ import pytest
 
 from graders import fixtures
 from graders.marking import feeds
-from graders.packs import PACKS_DIR, Pack
+from graders.pack import PACKS_DIR, Pack
 from graders.plugin import GradingPlugin, GradingState
 from graders.sandbox import Sandbox
 from graders.submissions import prepare

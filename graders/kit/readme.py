@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graders.packs import Pack
+from graders.pack import Pack
 
 TEMPLATE = """{title}: starter kit and pre-check
 {underline}

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from graders.errors import GraderError
-from graders.packs import Pack, project_root
+from graders.pack import Pack, project_root
 from graders.tools import tools_dir
 
 

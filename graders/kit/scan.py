@@ -5,7 +5,7 @@ Hidden material of a pack: its hidden golden files and inputs (``fixtures/<id>/g
 generators (:data:`graders.kit.vendor.RECORDED`), and every line of its grader test modules
 that the kit's cut of them leaves out (hidden tests, their seeds, helpers only they use).
 A line that is also starter text, or part of a helper the kit must run on the student's
-output (:data:`graders.kit.vendor.SHIPPED`), is not hidden.
+output (the pack's ``[kit] shipped``), is not hidden.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.kit.slicer import slice_module
-from graders.kit.vendor import RECORDED, SHIPPED
-from graders.packs import Pack
+from graders.kit.vendor import RECORDED
+from graders.pack import Pack
 
 MIN_LINE = 24  # shorter lines (``return result``) are common to any code
 MIN_FILE = 40
@@ -47,10 +47,9 @@ def hidden_material(pack: Pack, public: dict[str, set[str]]) -> Hidden:
     allowed: set[str] = set()
     for path in _files(pack.templates_dir):
         allowed |= _lines(path.read_text("utf-8", errors="replace"))
-    for module, names in SHIPPED.items():
-        if module.startswith(f"graders.packs.{pack.id}."):
-            path = pack.dir / f"{module.rsplit('.', 1)[-1]}.py"
-            allowed |= _lines(slice_module(path.read_text("utf-8"), names).text)
+    for stem, names in pack.declaration.kit.shipped.items():
+        path = pack.dir / f"{stem}.py"
+        allowed |= _lines(slice_module(path.read_text("utf-8"), set(names)).text)
     candidates: dict[str, str] = {}
     for folder in (pack.golden_dir, pack.fixtures_dir / "inputs", pack.reference_dir):
         for path in _files(folder):

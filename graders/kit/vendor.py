@@ -9,8 +9,8 @@ Three kinds of module:
   (:mod:`graders.kit.slicer`); hidden tests and whatever only they use never get in;
 * recorded: a pack's oracles and generators (:data:`RECORDED`), which never get in: a stub
   answers the questions the public tests ask them from answers recorded at build time
-  (``runtime/kit_stub.py``); :data:`SHIPPED` names the few reading helpers of theirs that
-  public tests apply to the student's own output, which must run on it.
+  (``runtime/kit_stub.py``); a pack's ``[kit] shipped`` names the few reading helpers of
+  theirs that public tests apply to the student's own output, which must run on it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ WHOLE = {
     "graders.errors", "graders.results", "graders.declaration", "graders.starter",
     "graders.checks", "graders.extras", "graders.handin", "graders.submissions",
     "graders.testing", "graders.verdict",
-    "graders.plugin", "graders.fixtures", "graders.packs",
+    "graders.plugin", "graders.fixtures", "graders.pack", "graders.packs",
+    "graders.specs", "graders.pack_specs", "graders.registry",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
 }
 WHOLE_DATA = ["problems.toml", "rules/messages.toml", "causes.toml", "verdict.toml"]
@@ -47,7 +48,6 @@ RUNTIME_SLICES = {  # kit module <- (engine module, names)
         "_malformed", "_timed_out", "worker_lifetime_limits"}),
 }
 RECORDED = {"oracle", "generate"}
-SHIPPED = {"graders.packs.stonehenge.oracle": {"tokens"}}
 
 
 def source_of(module: str) -> Path:
@@ -133,9 +133,13 @@ def rule_modules(rules: set[str]) -> set[str]:
             if path.stem.startswith("_") or path.stem == "base" or path.stem in wanted}
 
 
-def vendor(test_modules: dict[str, set[str]], rules: set[str]) -> Vendored:
+def vendor(
+    test_modules: dict[str, set[str]], rules: set[str],
+    shipped: dict[str, set[str]] | None = None,
+) -> Vendored:
     """The ``_precheck`` files for public tests ``{engine test module: test names}`` and the
-    pack's ``rules`` (every collection problem's rule, ``syntax-error``, is always there)."""
+    pack's ``rules`` (every collection problem's rule, ``syntax-error``, is always there);
+    ``shipped`` (engine module -> names) are the hidden helpers' functions the kit runs."""
     resolver = Resolver()
     for module, names in test_modules.items():
         resolver.need(module, set(names))
@@ -161,7 +165,7 @@ def vendor(test_modules: dict[str, set[str]], rules: set[str]) -> Vendored:
         out.files[kit_path(module)] = rename_imports(text)
     for module, names in resolver.roots.items():
         if _hidden(module):
-            out.files[kit_path(module)] = _stub(module, names)
+            out.files[kit_path(module)] = _stub(module, names, (shipped or {}).get(module, set()))
             out.recorded[module.replace(ENGINE, KIT, 1)] = module
     return out
 
@@ -172,9 +176,9 @@ def _slice_into(out: Vendored, path: str, module: str, names: set[str]) -> None:
     out.files[path] = rename_imports(text)
 
 
-def _stub(module: str, names: set[str]) -> str:
+def _stub(module: str, names: set[str], shipped: set[str]) -> str:
     kit_module = module.replace(ENGINE, KIT, 1)
-    shipped = SHIPPED.get(module, set()) & names
+    shipped = shipped & names
     head = f'"""Answers of {module}, recorded by `grade kit`: the helper itself is hidden."""\n'
     body = ""
     if shipped:

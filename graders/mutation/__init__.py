@@ -24,7 +24,7 @@ from graders.batch import BatchRequest, grade_batch
 from graders.errors import GraderError
 from graders.mutation.equivalents import Equivalents, load_equivalents
 from graders.mutation.mutants import Mutant, block_lines, mutants_of
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult
 
 TARGET = 95.0  # the bar: every pack's tests catch at least 95 % of its mutants

@@ -5,11 +5,11 @@ do not change what the program does, each with the reason::
 
     [[equivalent]]
     id = "2978a460ec"                     # as `grade selfcheck ID --mutants` prints it
-    where = "myAltNimFunctions.py:18"     # for the reader only (line numbers move)
+    where = "my_functions.py:18"     # for the reader only (line numbers move)
     reason = "max() and min() agree when both children are equal"
 
     [[block]]                             # every mutant in a top-level block
-    file = "game_of_nim.py"
+    file = "game.py"
     block = "__main__"                    # a def or class name, or __main__
     reason = "the demo under `if __name__ == '__main__':`; grading imports the module"
 
@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from graders.errors import DeclarationError
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import write_atomic
 
 EQUIVALENTS = "equivalent_mutants.toml"

@@ -19,7 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from graders import citations, overrides
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.report import boards, similar, stats, views
 from graders.results import OverrideRecord, SubmissionResult, write_atomic
 from graders.sandbox import Isolation
@@ -70,7 +70,7 @@ class ReportWriter:
 
     def cached(self, student: str, key: str) -> SubmissionResult | None:
         """The stored result of ``student`` if it was graded under exactly this grading key
-        (see :func:`graders.batch.grading_key`) and without a grader error; else None."""
+        (see :func:`graders.outcomes.grading_key`) and without a grader error; else None."""
         path = self.student_json(student)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))

@@ -1,5 +1,5 @@
 """Boards as printed, for a diff compared token by token: a check that reads a board as
-tokens (stonehenge's markers and cells) keeps both boards as printed in its details
+tokens (a board game's markers and cells) keeps both boards as printed in its details
 (``details["boards"] = {"expected", "got", "token"}``); the student page shows them side by
 side with the differing tokens marked, so the student sees what they printed, not tokens."""
 

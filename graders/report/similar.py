@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.report import views
 from graders.report.source import lines_of
 from graders.results import SubmissionResult, write_atomic
@@ -101,8 +101,7 @@ def _computed(pack: Pack, sources: dict[str, dict[str, str]], threshold: float) 
                       f"`grade similarity {pack.id} SUBMISSIONS/`.")
         return found
     try:
-        from graders.commands.similarity import starter_sources
-        from graders.similarity import similar_pairs
+        from graders.similarity import similar_pairs, starter_sources
 
         pairs = similar_pairs(sources, starter_sources(pack), threshold=threshold)
         found.pairs = [_shown(pair, n < MAX_SIDE_BY_SIDE)

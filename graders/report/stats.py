@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.declaration import CriterionSpec
 from graders.marking import feeds
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.results import SubmissionResult, TestOutcome
+from graders.specs import CriterionSpec
 
 TOP_FAILURES = 10
 MESSAGE_CHARS = 160

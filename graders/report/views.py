@@ -15,7 +15,7 @@ from typing import Any
 
 from graders.environment import blamed_modules, missing_module
 from graders.marking import feeds
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.report import source
 from graders.results import CauseCharge, SubmissionResult, TestOutcome
 from graders.submissions import slugify
@@ -299,7 +299,7 @@ def _cause(test: TestOutcome) -> str:
 def source_files(result: SubmissionResult) -> list[dict[str, Any]]:
     """The files shown on the student page, highlighted: ``{"name", "label", "anchor",
     "lines", "hits", "helper"}``; ``label`` names the file handed in when the program was
-    graded under another name (``pnt.py (your 472-Code3/Main.py)``)."""
+    graded under another name (``program.py (your Code3/Main.py)``)."""
     shown = []
     linked_files = linked_only(result)
     for index, (name, text) in enumerate(result.files.items(), 1):

@@ -2,7 +2,7 @@
 
 Import statements are recorded with the block they sit in; dynamic imports (``__import__``,
 ``importlib``), dynamic code (``exec``/``eval``/``compile``) and ``sys.modules`` are recorded as
-uses. Names the file binds itself shadow the builtins: the altNim template defines its own
+uses. Names the file binds itself shadow the builtins: a template may define its own
 ``eval``, and calling that is not dynamic code.
 """
 

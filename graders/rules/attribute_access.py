@@ -32,7 +32,7 @@ class AccessOptions(BaseModel):
 
     classes_file: str | None = Field(
         default=None,
-        description="Locked file defining the provided classes (e.g. 'myAltNimClasses.py'); "
+        description="Locked file defining the provided classes (e.g. 'game_classes.py'); "
         "the attributes its classes define may not be used directly.",
     )
     extra_names: list[str] = Field(

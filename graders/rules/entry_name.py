@@ -31,7 +31,7 @@ class EntryNameOptions(BaseModel):
     mapping: str = Field(description="The module-level dict, e.g. 'playable_games'.")
     key: str = Field(description="Its key for the entry, e.g. 'h'.")
     expected: list[str] = Field(
-        min_length=1, description="The name(s) the handout gives, e.g. ['StonehengeGame']."
+        min_length=1, description="The name(s) the handout gives, e.g. ['BoardGame']."
     )
 
 

@@ -4,8 +4,8 @@ Import statements are compared as syntax trees, so ``from x import (a)`` and
 ``from   x import a`` are the same statement, whatever the spacing. An ``allowed`` or
 ``required`` statement counts only at the top level of the file; a module in
 ``allowed_modules`` may be imported anywhere, in any form (including ``__import__("name")``).
-Dynamic imports, ``exec``/``eval``/``compile`` (unless the file defines that name itself, as the
-altNim template's ``eval``) and ``sys.modules`` are reported too.
+Dynamic imports, ``exec``/``eval``/``compile`` (unless the file defines that name itself, as a
+template's ``eval``) and ``sys.modules`` are reported too.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class ImportOptions(BaseModel):
     allowed: list[str] = Field(
         default_factory=list,
         description="Import statements allowed at the top level of the file, written in full, "
-        "e.g. 'from myAltNimClasses import *'. Spacing does not matter.",
+        "e.g. 'from game_classes import *'. Spacing does not matter.",
     )
     allowed_modules: list[str] = Field(
         default_factory=list,

@@ -3,8 +3,9 @@ it needs (memoised), and the kinds of message the student answers for.
 
 The pack says, in ``assignment.toml``::
 
-    [settings]
-    python_ta = { config = "a2_pyta.txt", files = ["stonehenge.py", "strategy.py"] }
+    [python_ta]
+    config = "pyta_config.txt"
+    files = ["game.py", "strategy.py"]
 
 ``config`` is the (locked) config file python_ta reads; ``files`` are the handed-in files whose
 style is assessed: each must be handed in and changed from the starter, and the student's
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.errors import GraderError
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.starter import is_starter_line
 from graders.style import python_ta
 from graders.style.answers import Answers
@@ -39,18 +40,18 @@ SYNTAX_ERROR = "E0001 syntax-error"
 
 @dataclass(frozen=True)
 class Settings:
-    """``[settings] python_ta`` of a pack: the config file and the files assessed."""
+    """``[python_ta]`` of a pack: the config file and the files assessed."""
 
     config: str
     files: tuple[str, ...]
 
     @classmethod
     def of(cls, pack: Pack) -> Settings:
-        table = pack.settings.get("python_ta")
-        if not isinstance(table, dict) or "config" not in table or "files" not in table:
-            raise GraderError(f"pack {pack.id} has no [settings] python_ta = {{config = ..., "
-                              "files = [...]}} (graders/style/assessed.py)")
-        return cls(str(table["config"]), tuple(str(name) for name in table["files"]))
+        table = pack.declaration.python_ta
+        if not table.config or not table.files:
+            raise GraderError(f"pack {pack.id} declares no [python_ta] config and files "
+                              "(graders/style/assessed.py)")
+        return cls(table.config, tuple(table.files))
 
 
 def parses(source: str) -> bool:

@@ -1,7 +1,7 @@
 """python_ta, the style checker a pack declares as a tool (parent side): run it, read it.
 
 A pack declares the tool (``[[tools]] name = "python_ta"``, exact pins) and its config file
-(``[settings] python_ta``, see :mod:`graders.style.assessed`); :mod:`graders.style.pyta_runner`
+(``[python_ta]``, see :mod:`graders.style.assessed`); :mod:`graders.style.pyta_runner`
 runs python_ta on the files, with that config, in the tool's own environment inside the
 sandbox: one run per student for all their files, each file checked once, or one run for a
 whole session (:func:`run_chunk`). This module parses a run's JSON lines and judges them:

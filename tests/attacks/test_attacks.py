@@ -41,8 +41,9 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import BatchOutcome, BatchRequest, grade_batch
-from graders.packs import Pack, get_pack, project_root
+from graders.batch import BatchRequest, grade_batch
+from graders.outcomes import BatchOutcome
+from graders.pack import Pack, get_pack, project_root
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation, isolation, uids
 from graders.selfcheck import expected_path, mismatches

@@ -26,15 +26,16 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import BatchRequest, digest_pack, grade_batch
+from graders.batch import BatchRequest, grade_batch
 from graders.certificates import make_cluster_certs
 from graders.cli import main
 from graders.cluster import ClusterAccess, check_access, open_client, security_for
 from graders.cluster_wire import results_answer, results_from_answer
 from graders.errors import GraderError
-from graders.packs import get_pack
-from graders.parallel import GradeOptions, grade_share
+from graders.outcomes import GradeOptions, digest_pack
+from graders.pack import get_pack
 from graders.sandbox import Isolation, detect_isolation
+from graders.stages import grade_share
 from graders.submissions import prepare
 
 PACK = get_pack("altnim")

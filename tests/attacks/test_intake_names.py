@@ -21,7 +21,7 @@ from rich.console import Console
 from graders import console
 from graders.cli import main
 from graders.intake.base import safe_name
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.sandbox import Isolation, detect_isolation
 
 PACK = get_pack("altnim")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.packs import project_root
+from graders.pack import project_root
 
 SAMPLE = project_root() / "fixtures" / "altnim" / "submissions" / "correct"
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 import graders.packs
-from graders import parallel
-from graders.batch import BatchRequest, digest_pack, grade_batch, relative_name
+from graders import outcomes
+from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
-from graders.packs import get_pack, load_pack
-from graders.parallel import GradeOptions, grading_key
+from graders.outcomes import GradeOptions, digest_pack, grading_key, relative_name
+from graders.pack import get_pack, load_pack
 from graders.report import ReportWriter
 from graders.sandbox import Isolation
 from graders.submissions import prepare
@@ -90,14 +90,14 @@ def test_a_marking_failure_costs_that_student_a_row_with_a_reason_not_their_plac
     # issue 13 point 2: an exception while marking one student was swallowed in pytest's
     # teardown and the student vanished from every report.
     batch = _batch(tmp_path, "correct", "extra_import")
-    real = parallel.mark_criteria
+    real = outcomes.mark_criteria
 
     def failing(pack, tests, violations, **kwargs):
         if any(v.rule == "forbidden-import" for v in violations):
             raise TypeError("can't compare offset-naive and offset-aware datetimes")
         return real(pack, tests, violations, **kwargs)
 
-    monkeypatch.setattr(parallel, "mark_criteria", failing)
+    monkeypatch.setattr(outcomes, "mark_criteria", failing)
     out = tmp_path / "reports"
     outcome = grade_batch(BatchRequest(pack=PACK, sources=sorted(batch.iterdir()), out_dir=out))
     assert not outcome.ok

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from graders.checks import deepest_line, run_rules
-from graders.declaration import RuleSpec
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
+from graders.specs import RuleSpec
 from graders.starter import is_starter_line
 from graders.submissions import prepare
 

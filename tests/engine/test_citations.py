@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graders.citations import damage, render
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.selfcheck import declaration_problems
 
 # As the PDF-to-text copy of the stonehenge handout had them (shared/seeds).

@@ -18,7 +18,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from graders import overrides
 from graders.feedback import FeedbackWriter
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.packs.stonehenge import checks, oracle
 from graders.report import ReportWriter, stats
 from graders.results import OverrideRecord, SubmissionResult, TestOutcome

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.sandbox import Isolation
 
 PACK = get_pack("altnim")
@@ -110,8 +110,8 @@ def test_the_student_precheck_may_fall_back_and_says_so(batch, monkeypatch, caps
 
 
 def test_setup_stops_with_the_command_that_installs_bubblewrap(monkeypatch, capsys):
-    monkeypatch.setattr("graders.cli.detect_isolation", lambda: Isolation.RLIMITS)
-    monkeypatch.setattr("graders.cli.setup_tools", lambda packs, force: [])
+    monkeypatch.setattr("graders.commands.setup.detect_isolation", lambda: Isolation.RLIMITS)
+    monkeypatch.setattr("graders.commands.setup.setup_tools", lambda packs, force: [])
     monkeypatch.delenv("GRADER_ISOLATION", raising=False)
     assert main(["setup"]) == 2
     assert "sudo apt-get install -y bubblewrap" in capsys.readouterr().err.replace("\n", " ")
@@ -143,7 +143,7 @@ def test_an_interrupt_exits_130_with_one_line(batch, monkeypatch, capsys):
     def interrupted(request):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("graders.cli.grade_batch", interrupted)
+    monkeypatch.setattr("graders.commands.run.grade_batch", interrupted)
     assert main([str(batch), "--out", "unused"]) == 130
     assert "interrupted; the reports written so far are kept" in capsys.readouterr().err
 

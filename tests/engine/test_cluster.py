@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import digest_pack
 from graders.cluster import close_client, grade_remote, open_client, run_on_cluster
 from graders.cluster_wire import options_json, results_from_answer, share_json
 from graders.errors import GraderError
-from graders.packs import get_pack
-from graders.parallel import GradeOptions, grade_share
+from graders.outcomes import GradeOptions, digest_pack
+from graders.pack import get_pack
 from graders.sandbox import detect_isolation
+from graders.stages import grade_share
 from graders.submissions import prepare
 
 PACK = get_pack("altnim")

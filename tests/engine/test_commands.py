@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from graders.cli import cli
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 PACK = get_pack("altnim")
 

@@ -8,7 +8,7 @@ import io
 from rich.console import Console
 
 from graders import console
-from graders.batch import BatchOutcome
+from graders.outcomes import BatchOutcome
 from graders.results import SubmissionResult, TestOutcome
 from graders.sandbox import Isolation
 

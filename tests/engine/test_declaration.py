@@ -8,7 +8,7 @@ import pytest
 
 from graders.declaration import describe_keys, load_declaration
 from graders.errors import DeclarationError
-from graders.packs import PACKS_DIR, discover_packs, load_pack
+from graders.pack import PACKS_DIR, discover_packs, load_pack
 
 GOOD = """
 id = "demo"
@@ -118,3 +118,62 @@ def test_golden_files_are_declared_as_data(tmp_path: Path):
 def test_a_golden_file_is_declared_once(tmp_path: Path):
     with pytest.raises(DeclarationError, match="golden file names must be unique"):
         load_declaration(write(tmp_path, GOOD + GOLDEN + GOLDEN))
+
+
+SETTING = """
+[settings.rule]
+type = "text"
+value = "misere"
+choices = ["misere", "normal"]
+description = "The winning rule."
+[settings.seconds]
+type = "number"
+value = 15
+minimum = 1
+maximum = 60
+description = "Seconds for a game."
+"""
+
+
+def test_settings_are_typed_and_their_values_reach_the_pack(tmp_path: Path):
+    write(tmp_path, GOOD + SETTING)
+    pack = load_pack(tmp_path / "demo", tmp_path)
+    assert pack.settings == {"rule": "misere", "seconds": 15}
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "said"),
+    [
+        (('value = "misere"', 'value = "mixed"'), "settings.rule", "'mixed' is not one of"),
+        (("value = 15", "value = 99"), "settings.seconds", "99 is above the maximum 60"),
+        (("value = 15", 'value = "fast"'), "settings.seconds", "'fast' is not of type number"),
+        (('type = "text"', 'type = "flag"'), "settings.rule", "'misere' is not of type flag"),
+        (('description = "Seconds for a game."\n', ""), "settings.seconds.description",
+         "Field required"),
+    ],
+)
+def test_a_bad_setting_names_file_key_and_value(tmp_path: Path, change, key, said):
+    path = write(tmp_path, GOOD + SETTING.replace(*change))
+    with pytest.raises(DeclarationError) as caught:
+        load_declaration(path)
+    message = str(caught.value)
+    assert str(path) in message and f"`{key}`" in message and said in message
+
+
+def test_per_pack_choices_are_keys_of_the_declaration(tmp_path: Path):
+    declaration = load_declaration(write(tmp_path, GOOD + """
+[selfcheck]
+samples = 10
+[kit]
+shipped = { oracle = ["tokens"] }
+[python_ta]
+config = "pyta.txt"
+files = ["a.py"]
+"""))
+    assert declaration.selfcheck.samples == 10
+    assert declaration.kit.shipped == {"oracle": ["tokens"]}
+    assert declaration.python_ta.files == ["a.py"]
+    keys = "\n".join(describe_keys())
+    for key in ("selfcheck.samples:", "kit.shipped:", "python_ta.config:", "[settings.NAME]:",
+                "settings.NAME.choices:"):
+        assert key in keys

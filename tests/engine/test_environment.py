@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main
-from graders.declaration import Declaration, EnvironmentSpec
+from graders.declaration import Declaration
 from graders.environment import RULE, blamed_modules, missing_module, module_notes
 from graders.kit.builder import requirements
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
+from graders.pack_specs import EnvironmentSpec
 from graders.report.views import faults
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Limits, Sandbox

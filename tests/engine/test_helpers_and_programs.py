@@ -7,7 +7,7 @@ import zipfile
 from pathlib import Path
 
 from graders.extras import find_program, reads_argv
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.submissions import materialize, prepare
 
 STONEHENGE = get_pack("stonehenge")

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graders.batch import BatchRequest, grade_batch
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.submissions import find_submissions, slugify, student_id
 from graders.testing import grading_settings
 

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graders import parallel
+from graders import stages
 from graders.batch import BatchRequest, grade_batch
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 PACK = get_pack("altnim")
 CORRECT = (PACK.fixtures_dir / "submissions" / "correct" / "myAltNimFunctions.py").read_bytes()
@@ -92,7 +92,7 @@ def _build(folder: Path, name: str, is_zip: bool, files: list[tuple[list[str], b
 @given(CLASSES)
 def test_every_submission_yields_exactly_one_row_and_the_batch_never_raises(students):
     with tempfile.TemporaryDirectory() as temp, pytest.MonkeyPatch.context() as patch:
-        patch.setattr(parallel, "_session", _no_tests)
+        patch.setattr(stages, "run_session", _no_tests)
         folder = Path(temp) / "class"
         folder.mkdir()
         sources = []

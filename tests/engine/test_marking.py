@@ -8,7 +8,7 @@ import pytest
 
 from graders.declaration import Declaration
 from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.results import TestOutcome, ViolationRecord
 
 ALTNIM = get_pack("altnim")

@@ -7,10 +7,11 @@ import json
 
 import pytest
 
-from graders.declaration import CriterionSpec, DeclarationError, load_declaration
+from graders.declaration import DeclarationError, load_declaration
 from graders.marking import mark_one
 from graders.plugin import _causes
 from graders.results import CriterionMark, SubmissionResult, TestOutcome
+from graders.specs import CriterionSpec
 from graders.testing import Mismatch
 
 EXTRA = {"extra-line-after": "an extra line after the output"}

@@ -3,9 +3,9 @@ checked."""
 
 from __future__ import annotations
 
-from graders.declaration import CriterionSpec
 from graders.marking import mark_one
 from graders.results import TestOutcome, ViolationRecord
+from graders.specs import CriterionSpec
 
 STYLE = CriterionSpec(
     id="style", title="Style", points=5, tests=["test_style_*"], per_kind=1.0,

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from graders import mutation
-from graders.batch import BatchOutcome
 from graders.cli import main
 from graders.commands import selfcheck
 from graders.mutation import MutationRun, all_mutants, grade_mutants, plan
 from graders.mutation.equivalents import list_label, load_equivalents, write_record
 from graders.mutation.mutants import block_lines, mutants_of
-from graders.packs import Pack, get_pack
+from graders.outcomes import BatchOutcome
+from graders.pack import Pack, get_pack
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation
 

@@ -14,7 +14,7 @@ import pytest
 
 from graders import overrides
 from graders.cli import main
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.report import ReportWriter
 from graders.results import CriterionMark, Deduction, SubmissionResult
 from graders.sandbox import Isolation

@@ -4,7 +4,6 @@ grading process outlives `grade`."""
 from __future__ import annotations
 
 import csv
-import importlib
 import json
 import os
 import shutil
@@ -12,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import graders.cli
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
-from graders.packs import get_pack
+from graders.commands import run
+from graders.pack import get_pack
 
 PACK = get_pack("altnim")
 SAMPLES = PACK.fixtures_dir / "submissions"
@@ -109,10 +108,5 @@ def test_an_interrupt_stops_every_worker(batch, tmp_path):
 def test_the_default_job_count_fits_the_allowed_range(batch, tmp_path, monkeypatch):
     # issue 13 point 7: on a 128-CPU machine the default was outside IntRange(1, 64).
     monkeypatch.setattr(os, "cpu_count", lambda: 128)
-    try:
-        cli = importlib.reload(graders.cli)
-        assert cli.default_jobs() == 64
-        assert cli.main([str(batch / "correct"), "-a", "altnim", "--out", str(tmp_path)]) == 0
-    finally:
-        monkeypatch.undo()
-        importlib.reload(graders.cli)
+    assert run.default_jobs() == 64
+    assert main([str(batch / "correct"), "-a", "altnim", "--out", str(tmp_path)]) == 0

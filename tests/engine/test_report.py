@@ -17,7 +17,7 @@ import jinja2
 import pytest
 
 from graders import golden
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.report import (
     ReportWriter,
     environment,

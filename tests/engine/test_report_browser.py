@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from graders.batch import BatchRequest, grade_batch
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.report import ReportWriter
 from graders.results import CriterionMark, Deduction, SubmissionResult, ViolationRecord
 from graders.results import TestOutcome as Outcome  # not "Test*": pytest would collect it

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 
-from graders.declaration import CriterionSpec
 from graders.marking import mark_one
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.report import ReportWriter, views
 from graders.results import SubmissionResult
 from graders.results import TestOutcome as Outcome  # not "Test*": pytest would collect it
 from graders.sandbox import Isolation
+from graders.specs import CriterionSpec
 
 EXTRA = {"extra-line-after": "an extra line after the output"}
 CASES = [f"hidden{k}" for k in range(1, 28)]

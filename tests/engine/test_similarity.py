@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.similarity import joined_document, similar_pairs
 
 EXAMPLES = Path(__file__).with_name("similarity_examples")

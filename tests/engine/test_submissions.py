@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.packs import discover_packs, get_pack
+from graders.pack import discover_packs, get_pack
 from graders.submissions import detect_assignment, find_submissions, prepare, slugify
 
 PACK = get_pack("altnim")

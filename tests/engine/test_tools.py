@@ -10,9 +10,9 @@ import pytest
 
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
-from graders.declaration import ToolSpec
 from graders.errors import GraderError
-from graders.packs import get_pack
+from graders.pack import get_pack
+from graders.pack_specs import ToolSpec
 from graders.sandbox import Limits, Sandbox
 from graders.sandbox.isolation import Isolation, build_launch, sandbox_python
 from graders.tools import STAMP, Tool, tool_of, tools_of, unready_tools

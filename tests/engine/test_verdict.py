@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graders.cli import main
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.results import TestOutcome, ViolationRecord
 from graders.verdict import (
     cause_weights,

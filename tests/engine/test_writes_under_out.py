@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 SAMPLE = get_pack("game_of_nim").fixtures_dir / "submissions" / "do_nothing"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from graders.gradebook.record import record_run
 from graders.gradebook.store import Gradebook, RunFacts
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.results import CriterionMark, Deduction, SubmissionResult
 from graders.results import TestOutcome as Case  # not "Test*": pytest would collect it
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from graders.declaration import GraderTestsSpec
 from graders.feedback import FeedbackWriter
 from graders.feedback.scan import leaks, page_text, secrets_of
 from graders.feedback.visibility import visibility_of
-from graders.packs import Pack, discover_packs, get_pack
+from graders.pack import Pack, discover_packs, get_pack
 from graders.results import CriterionMark, SubmissionResult, TestOutcome
+from graders.specs import GraderTestsSpec
 from graders.submissions import slugify
 
 PACKS = sorted(discover_packs())

@@ -26,7 +26,7 @@ from graders.export import part
 from graders.intake import ingest
 from graders.intake.people import settle
 from graders.intake.roster import load_roster
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.results import SubmissionResult
 
 NIM = get_pack("game_of_nim")
@@ -315,7 +315,7 @@ def test_the_course_timezone_reads_zone_less_times(tmp_path):
 def test_an_unknown_course_timezone_is_a_declaration_error():
     from pydantic import ValidationError
 
-    from graders.declaration import CourseSpec
+    from graders.specs import CourseSpec
 
     with pytest.raises(ValidationError, match="unknown time zone"):
         CourseSpec(timezone="Mars/Olympus")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 PACK = get_pack("altnim")
 VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}

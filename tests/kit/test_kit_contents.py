@@ -12,7 +12,7 @@ from setuptools import find_packages
 
 from graders.kit.collect import collect
 from graders.kit.scan import hidden_material, kit_texts, leaks
-from graders.packs import get_pack
+from graders.pack import get_pack
 from tests.kit.conftest import PACKS
 
 ROOT = Path(__file__).resolve().parents[2]

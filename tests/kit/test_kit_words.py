@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.packs import get_pack
+from graders.pack import get_pack
 from tests.kit.test_kit_venv import run_precheck
 
 POINTS = re.compile(r"^Public part: [\d.]+ / [\d.]+ points; hidden tests make up the rest\.$",

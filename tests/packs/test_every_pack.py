@@ -17,7 +17,7 @@ import pytest
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.golden import stale_golden
-from graders.packs import Pack, discover_packs
+from graders.pack import Pack, discover_packs
 from graders.selfcheck import (
     DO_NOTHING,
     declaration_problems,

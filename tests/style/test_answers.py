@@ -104,7 +104,7 @@ def students(tmp_path: Path, texts: dict[str, str]):
 
 
 def test_a_regrade_and_a_copied_submission_ask_python_ta_nothing_more(tmp_path, kept_in):
-    from graders.packs import get_pack
+    from graders.pack import get_pack
 
     pack = get_pack("stonehenge")
     fake = FakeTool()
@@ -120,7 +120,7 @@ def test_a_regrade_and_a_copied_submission_ask_python_ta_nothing_more(tmp_path, 
 
 
 def test_the_starter_is_checked_once_per_pack_not_per_session(tmp_path, kept_in):
-    from graders.packs import get_pack
+    from graders.pack import get_pack
 
     pack = get_pack("stonehenge")
     fake = FakeTool()

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from graders.errors import GraderError
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.style import assessed
 from graders.style.python_ta import FileReport, Message, Run
 

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from graders.errors import GraderError
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.sandbox import RunResult, Sandbox
 from graders.style import python_ta as pyta
 from graders.tools import tool_of

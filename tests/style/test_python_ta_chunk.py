@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from graders.fixtures import tool_over
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.sandbox import Sandbox
 from graders.style import python_ta as pyta
 from graders.submissions import prepare

@@ -2,7 +2,7 @@
 
 ``tests/toy/`` is a project root of its own: the four folders of one pack (``packs/``,
 ``student_templates/``, ``reference_solutions/``, ``fixtures/``) for the id ``subtract_square``.
-The engine grades it with no change but the one ``graders.packs`` documents (a root's own
+The engine grades it with no change but the one ``graders.pack`` documents (a root's own
 ``packs/`` folder), and these tests give it the checks ``tests/packs/test_every_pack.py`` gives
 a bundled pack.
 """
@@ -19,7 +19,7 @@ import pytest
 from graders import PACKAGE_DIR
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
-from graders.packs import PACKS_DIR, Pack, get_pack
+from graders.pack import PACKS_DIR, Pack, get_pack
 from graders.results import SubmissionResult
 from graders.selfcheck import declaration_problems, expected_by_student, grade_samples, mismatches
 

@@ -18,7 +18,7 @@ import pytest
 from _precheck import PACKAGE_DIR, fixtures
 from _precheck.checks import run_rules
 from _precheck.declaration import Declaration
-from _precheck.packs import Pack
+from _precheck.pack import Pack
 from _precheck.plugin import GradingPlugin, GradingState
 from _precheck.sandbox import Sandbox
 from _precheck.submissions import prepare

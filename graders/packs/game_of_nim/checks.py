@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.packs.game_of_nim.oracle import board_after, first_player_wins, legal_moves
 from graders.testing import Mismatch, expect_equal
 

@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 
 from graders.errors import GraderError
 from graders.labelled import Field, Labelled, parse_labelled
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.sandbox import RunResult
 from graders.submissions import Submission
 from graders.testing import Mismatch

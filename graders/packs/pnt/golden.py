@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from graders.errors import GraderError
 from graders.golden import GoldenFile, GoldenRun
-from graders.packs import Pack
+from graders.pack import Pack
 from graders.packs.pnt.checks import PROGRAM, SAMPLE, SAMPLE_OUTPUT, hidden_cases
 from graders.packs.pnt.oracle import position_error
 

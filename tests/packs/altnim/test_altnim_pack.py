@@ -8,7 +8,7 @@ from pathlib import Path
 
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 PACK = get_pack("altnim")
 

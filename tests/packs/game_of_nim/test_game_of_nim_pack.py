@@ -6,7 +6,7 @@ import pytest
 from game_of_nim_harness import PACK as PACK_DIR
 from game_of_nim_harness import NimEnv, install
 
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.packs.game_of_nim.checks import TRANSCRIPT, handout_game
 from graders.testing import MODE_NAMES
 

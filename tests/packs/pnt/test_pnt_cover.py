@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.packs.pnt import generate
 from graders.packs.pnt.checks import HIDDEN_NAMES, Position, hidden_cases, parse_cases, parse_output
 from graders.packs.pnt.oracle import FLAWS, exposes, position_error, search

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.packs.pnt.checks import (
     SAMPLE,
     SAMPLE_NAME,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.packs.pnt.checks import HIDDEN_NAMES, hidden_cases
 from graders.packs.pnt.generate import case_file
 

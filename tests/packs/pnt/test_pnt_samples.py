@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.packs.pnt.checks import SAMPLE, SAMPLE_NAME, hidden_cases, parse_cases
 from graders.packs.pnt.oracle import exposes
 from graders.selfcheck import expected_by_student

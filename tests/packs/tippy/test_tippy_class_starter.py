@@ -21,8 +21,8 @@ from graders import code_lines
 from graders.batch import BatchRequest, grade_batch
 from graders.checks import run_rules
 from graders.consensus import as_option, class_consensus
-from graders.packs import Pack, get_pack
-from graders.parallel import GradeOptions, grading_key
+from graders.outcomes import GradeOptions, grading_key
+from graders.pack import Pack, get_pack
 from graders.selfcheck import expected_path, mismatches
 from graders.starter import closest_starter, is_starter_line
 from graders.submissions import find_submissions, prepare

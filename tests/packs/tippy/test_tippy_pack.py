@@ -11,7 +11,7 @@ import pytest
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.marking import late_deduction
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 PACK = get_pack("tippy")
 SUBMITTED = ["tippy_game_state.py", "tippy_move.py", "strategy_minimax.py", "game_view.py"]

@@ -1,8 +1,8 @@
 """What ``run_autograder`` runs on Gradescope: grade one submission, write ``results.json``.
 
-``python -m graders.export.run ID ROOT`` grades ``ROOT/submission`` with pack ``ID``, its time
-and due date taken from Gradescope's own ``ROOT/submission_metadata.json`` (``created_at``,
-``assignment.due_date``), never from the student's files, and writes
+``python -m graders.gradescope_run ID ROOT`` grades ``ROOT/submission`` with pack
+``ID``, its time and due date taken from Gradescope's own ``ROOT/submission_metadata.json``
+(``created_at``, ``assignment.due_date``), never from the student's files, and writes
 ``ROOT/results/results.json`` in Gradescope's format: ``score`` (the final mark, deductions
 included), ``output``, and ``tests``: one per criterion (name, score, max_score, visible), one
 per deduction, and one per grader test with its status and the visibility the pack declares
@@ -18,11 +18,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from graders import PACKAGE_DIR
 from graders.batch import BatchRequest, grade_batch
 from graders.feedback.visibility import GRADESCOPE, visibility_of
 from graders.intake.base import Found
 from graders.intake.gradescope import parse_created
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.results import SubmissionResult, write_atomic
 from graders.sandbox.isolation import detect_isolation
 
@@ -94,7 +95,7 @@ def main(argv: list[str]) -> int:
         print(traceback.format_exc(), file=sys.stderr)
         code = 1
     write_atomic(target, json.dumps(data, indent=1))
-    print(f"harness: {Path(__file__).resolve().parents[1]}")
+    print(f"harness: {PACKAGE_DIR}")
     return code
 
 

@@ -1,0 +1,63 @@
+"""`grade explain [ID]`: every key of assignment.toml, or a pack's criteria and rules with the
+handout sentence each one enforces."""
+
+from __future__ import annotations
+
+import click
+
+from graders import console
+from graders.causes import words
+from graders.checks import title_of
+from graders.commands import register
+from graders.declaration import describe_keys
+from graders.pack import Pack, get_pack
+
+
+@register
+@click.command("explain")
+@click.argument("assignment", required=False)
+def command(assignment: str | None) -> None:
+    """Document every key of assignment.toml, or, with an ASSIGNMENT id, list its criteria
+    and rules with the handout sentence each one enforces."""
+    lines = describe_pack(get_pack(assignment)) if assignment else describe_keys()
+    for line in lines:
+        console.out.print(line, markup=False, soft_wrap=True)
+
+
+def describe_pack(pack: Pack) -> list[str]:
+    """The pack's criteria (id, points, title), rules (name, deduction) and [environment],
+    each with the handout sentence it enforces."""
+    declaration = pack.declaration
+    lines = [f"{pack.id}: {pack.title} ({declaration.max_points:g} points)", "criteria:"]
+    for criterion in declaration.criteria:
+        lines += [
+            f"  {criterion.id} ({criterion.points:g} points): {criterion.title}",
+            f"      handout: {_handout(criterion)}",
+        ]
+        if criterion.causes:
+            lines.append("      charged once each: " + "; ".join(
+                f"{_cause_name(kind)} -{weight:g}" for kind, weight in criterion.causes.items()))
+    lines.append("rules:")
+    for rule in declaration.rules:
+        lines += [
+            f"  {rule.name} (-{rule.deduction:g} points): {title_of(rule.name)}",
+            f"      handout: {_handout(rule)}",
+        ]
+    environment = declaration.environment
+    if environment.requirements:
+        lines += [f"environment (student code may import; `grade setup {pack.id}` builds it):",
+                  *(f"  course: {line}" for line in environment.course),
+                  *(f"  package: {line}" for line in environment.packages),
+                  f"      handout: {_handout(environment)}"]
+    return lines
+
+
+def _cause_name(kind: str) -> str:
+    """An engine kind with its words (``graders/causes.toml``); a pack's own kind as it is."""
+    said = words(kind)
+    return kind if said == kind else f"{said} ({kind})"
+
+
+def _handout(spec: object) -> str:
+    text = " ".join(str(getattr(spec, "handout", "") or "").split())
+    return text or "(no handout sentence declared)"

@@ -1,0 +1,146 @@
+"""The tables of ``assignment.toml`` for what a pack brings beyond its marking: its tools and
+environment, golden runs, own settings, style tool, self-check and kit choices.
+
+Every per-pack choice is a key here, so the engine never names a pack.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from graders.specs import Strict
+
+
+class ToolSpec(Strict):
+    name: str = Field(
+        pattern=r"^[a-z][a-z0-9_]*$",
+        description="Tool id: `grade setup` builds its own virtual environment in "
+        ".tools/<name>, mounted read-only at /tools/<name> in the sandbox.",
+    )
+    requirements: list[str] = Field(
+        min_length=1,
+        description="pip requirements of the environment; pin exact versions, since marks "
+        "depend on what the tool reports.",
+    )
+    wall_seconds: float = Field(
+        120.0, gt=0, le=1800, description="Wall-clock (and CPU) limit of one run of the tool."
+    )
+    memory_mb: int = Field(2048, ge=64, le=16384, description="Address-space limit of a run.")
+
+
+PINNED = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?==[A-Za-z0-9.+!_-]+$")
+ENVIRONMENT_PREFIX = "env_"  # the environment's tool name is env_<id>; no [[tools]] may take it
+
+
+class EnvironmentSpec(Strict):
+    course: list[str] = Field(
+        default_factory=list,
+        description="Modules the course gave students to keep beside their files, as pinned "
+        "pip lines of the package that is that module (a course's own pep8.py: `pep8==1.7.1`). "
+        "Student code imports them as the handout says; a file of the same name handed in "
+        "wins.",
+    )
+    packages: list[str] = Field(
+        default_factory=list,
+        description="Public packages student code may import, pinned pip lines "
+        "(`sympy==1.14.0`; pin their dependencies too). With `course`, `grade setup` builds "
+        "them once per pack into .tools/env_<id>, which the sandbox mounts read-only as the "
+        "interpreter of student code; the kit's requirements.txt lists them.",
+    )
+    handout: str = Field(
+        "",
+        description="The handout sentence that has students import these (or `instructor's "
+        "choice: <reason>`).",
+    )
+
+    @field_validator("course", "packages")
+    @classmethod
+    def _pinned(cls, lines: list[str]) -> list[str]:
+        loose = [line for line in lines if not PINNED.match(line.strip())]
+        if loose:
+            raise ValueError(f"pin each package exactly (`name==version`), got {loose}")
+        return [line.strip() for line in lines]
+
+    @property
+    def requirements(self) -> list[str]:
+        """Every pip line of the environment: the course's modules, then the packages."""
+        return [*self.course, *self.packages]
+
+
+class GoldenRunSpec(Strict):
+    argv: list[str] = Field(
+        min_length=1, description="A command run in the reference workspace, in the sandbox, "
+        "e.g. [\"python3\", \"play.py\"].")
+    stdin: str = Field("", description="What is typed into it.")
+    inputs: list[str] = Field(
+        default_factory=list,
+        description="Hidden files of fixtures/<id>/inputs/ this run also sees.")
+
+
+class GoldenSpec(Strict):
+    name: str = Field(description="The golden file's name: the joined stdout of its runs.")
+    public: bool = Field(
+        False, description="true: the handout gives it to students (student_templates/<id>/); "
+        "false: hidden (fixtures/<id>/golden/).")
+    joiner: str = Field("", description="Put between the outputs of the runs.")
+    runs: list[GoldenRunSpec] = Field(min_length=1, description="The runs, in order.")
+
+
+SettingValue = bool | int | float | str
+SETTING_TYPES: dict[str, tuple[type, ...]] = {
+    "flag": (bool,), "integer": (int,), "number": (int, float), "text": (str,),
+}
+
+
+class SettingSpec(Strict):
+    type: Literal["flag", "integer", "number", "text"] = Field(
+        description="What the value is: `flag` (true/false), `integer`, `number` or `text`.")
+    value: Any = Field(description="The setting's value, read by the pack's tests as "
+                                "`pack.settings[NAME]`.")
+    description: str = Field(min_length=1, description="What the setting changes.")
+    choices: list[SettingValue] = Field(
+        default_factory=list, description="The values allowed (default: any of its type).")
+    minimum: float | None = Field(None, description="Smallest value allowed (numbers).")
+    maximum: float | None = Field(None, description="Largest value allowed (numbers).")
+
+    @model_validator(mode="after")
+    def _value_fits(self) -> SettingSpec:
+        value = self.value
+        if not isinstance(value, SETTING_TYPES[self.type]) or (
+                self.type != "flag" and isinstance(value, bool)):
+            raise ValueError(f"value {value!r} is not of type {self.type}")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"value {value!r} is not one of {self.choices}")
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return self
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"value {value!r} is below the minimum {self.minimum:g}")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"value {value!r} is above the maximum {self.maximum:g}")
+        return self
+
+
+class PythonTaSpec(Strict):
+    config: str = Field(
+        "", description="The course's python_ta config file (a locked file), for a style "
+        "criterion (graders/style/assessed.py); empty: the pack assesses no style.")
+    files: list[str] = Field(
+        default_factory=list, description="Handed-in files python_ta assesses (the student's "
+        "helper modules too).")
+
+
+class SelfcheckSpec(Strict):
+    samples: int = Field(
+        12, ge=1, description="Sample submissions with an expected.json `grade selfcheck` "
+        "asks of the pack (whole programs or one framework class come in fewer shapes).")
+
+
+class KitSpec(Strict):
+    shipped: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Hidden helper module of the pack (an oracle or generator, which a kit "
+        "otherwise answers from recordings) -> the functions of it the public tests apply to "
+        "the student's own output, which the kit ships, e.g. `{ oracle = [\"tokens\"] }`.")

@@ -13,7 +13,7 @@ from graders.batch import BatchRequest, grade_batch
 from graders.commands import EXIT_FAILED, EXIT_OK, EXIT_USAGE, register
 from graders.intake.grouped import pack_for
 from graders.sandbox import Isolation
-from graders.verdict import is_notice, problems
+from graders.verdict import failing, is_notice, problems
 
 
 @register
@@ -38,5 +38,5 @@ def command(path: Path, assignment: str | None) -> None:
             + escape("; ".join(result.grader_errors + outcome.grader_errors))
         )
         sys.exit(EXIT_USAGE)
-    failed = any(t.outcome != "passed" for t in result.tests) or problems(pack, result.violations)
+    failed = failing(pack, result.tests) or problems(pack, result.violations)
     sys.exit(EXIT_FAILED if failed else EXIT_OK)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from graders import observe
 from graders.errors import GraderError
 from graders.pack import Pack
 from graders.plugin import STATE, GradingState
@@ -113,9 +114,12 @@ def run_program(grading_state: GradingState, submission: Submission) -> Callable
         if inputs:
             hidden(grading_state, "hidden inputs")
         extra = {name: grading_state.pack.fixtures_dir / "inputs" / name for name in inputs}
-        return grading_state.sandbox.run(
+        result = grading_state.sandbox.run(
             folder, argv, grading_state.pack.limits, stdin=stdin, timeout=timeout, extra=extra
         )
+        if workspace == "student":
+            observe.note_run(submission.id, argv, stdin, result)
+        return result
 
     return run
 

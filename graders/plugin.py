@@ -10,6 +10,7 @@ writing happen in the batch, after the session. The fixtures live in :mod:`grade
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
+from graders import observe
 from graders.pack import Pack
 from graders.results import TestOutcome
 from graders.sandbox import Sandbox, Worker
@@ -50,6 +52,8 @@ class GradingState:
             self.workers[(label, key)] = self.sandbox.worker(
                 workspace, self.pack.driver, self.pack.limits, label
             )
+            if os.environ.get(observe.ENV):
+                observe.watch_worker(self.workers[(label, key)], label, key)
         return self.workers[(label, key)]
 
     def close_workers(self, label: str | None = None) -> None:

@@ -132,14 +132,24 @@ class TestGame(unittest.TestCase):
         self.assertNotEqual(repr(new_game(3, True, 'FCE').current_state),
                             repr(new_game(3, True, 'FCA').current_state))
 
-    def test_rough_outcome(self) -> None:
-        self.assertEqual(new_game(2, True, 'AGDEF').current_state
-                         .rough_outcome(), -1)
-        self.assertEqual(new_game(1).current_state.rough_outcome(), 1)
-        self.assertEqual(new_game(2, True, 'AGD').current_state
-                         .rough_outcome(), -1)
-        self.assertEqual(new_game(3).current_state.rough_outcome(), 0)
+    def test_rough_outcome_in_range(self) -> None:
+        """Any estimate will do while the game goes on: a number from LOSE
+        (-1) to WIN (1), whole or fractional."""
+        for side, moves in [(1, ''), (2, ''), (2, 'AGD'), (3, ''),
+                            (3, 'FCE')]:
+            value = new_game(side, True, moves).current_state.rough_outcome()
+            self.assertIsInstance(value, (int, float), (side, moves))
+            self.assertNotIsInstance(value, bool, (side, moves))
+            self.assertTrue(-1 <= value <= 1, (side, moves, value))
 
+    def test_rough_outcome_once_over(self) -> None:
+        """Once the game is over, the player to move has lost: LOSE (-1)."""
+        for side, p1_starts, moves in [(2, True, 'AGDEF'), (1, True, 'A'),
+                                       (1, False, 'B')]:
+            game = new_game(side, p1_starts, moves)
+            self.assertTrue(game.is_over(game.current_state), moves)
+            self.assertEqual(game.current_state.rough_outcome(), -1,
+                             (side, p1_starts, moves))
 
 if __name__ == '__main__':
     unittest.main()

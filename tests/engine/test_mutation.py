@@ -119,15 +119,17 @@ def test_a_tiny_run_catches_a_fault_and_sets_an_equivalent_apart(tmp_path):
     mutants = {(m.operator, m.before): m for m in all_mutants(PACK)}
     breaking = mutants[("ReplaceComparisonOperator_Eq_NotEq",
                         "if oddFirst == state.getStartOdd():")]
-    listed = mutants[("RemoveStatement", "return [-2, -4]")]
+    listed = next(m for m in all_mutants(PACK) if m.id == "7f4ccb3c24")  # truly equivalent
     pack = _pack_with_equivalents(tmp_path, f'[[equivalent]]\nid = "{listed.id}"\n'
                                   'reason = "listed to test the list"\n')
     run, chosen = plan(pack, limit=1, seed=3)
-    assert [(m.id, why) for m, why in run.equivalent] == [(listed.id, "listed to test the list")]
+    assert [(m.id, claim.reason) for m, claim in run.declared] == [
+        (listed.id, "listed to test the list")]
     assert listed not in chosen and len(chosen) == 1
     grade_mutants(pack, run, [breaking], jobs=1)
     assert run.caught == [breaking] and run.survived == [] and run.errors == []
-    assert run.score == 100.0
+    assert [(m.id, why) for m, why in run.equivalent] == [(listed.id, "listed to test the list")]
+    assert run.score == 100.0 and run.refused == []
     record = run.record()
     assert (record["caught"], record["equivalent"], record["score"]) == (1, 1, 100.0)
 
@@ -136,17 +138,20 @@ def test_an_equivalents_file_may_name_a_whole_block(tmp_path):
     pack = _pack_with_equivalents(tmp_path, '[[block]]\nfile = "myAltNimFunctions.py"\n'
                                   'block = "eval"\nreason = "never called"\n')
     run, chosen = plan(pack)
-    assert run.equivalent and all(m.before or m.after for m, _ in run.equivalent)
-    assert all(why == "never called" for _, why in run.equivalent)
-    assert {m.line for m, _ in run.equivalent} <= set(range(42, 49))
-    assert len(chosen) + len(run.equivalent) == run.generated
-    assert load_equivalents(pack).blocks == {("myAltNimFunctions.py", "eval"): "never called"}
+    assert run.declared and all(m.before or m.after for m, _ in run.declared)
+    assert all(claim.reason == "never called" for _, claim in run.declared)
+    assert {m.line for m, _ in run.declared} <= set(range(42, 49))
+    assert len(chosen) + len(run.declared) == run.generated
+    assert load_equivalents(pack).blocks[("myAltNimFunctions.py", "eval")].reason == \
+        "never called"
 
 
 def _fake_grading(survive: int):
     def grade(pack, run, mutants, *, jobs=1, progress=None):
         run.survived += mutants[:survive]
         run.caught += mutants[survive:]
+        run.equivalent += [(m, c.reason) for m, c in run.declared]
+        run.declared = []
         return run
     return grade
 
@@ -156,8 +161,9 @@ def test_the_command_prints_score_and_each_survivor_and_fails_below_target(monke
     code = main(["selfcheck", "altnim", "--mutants", "--no-samples", "--limit", "4"])
     out = capsys.readouterr().out
     assert code == 1
-    assert re.search(r"^altnim: mutation score 75.0 %: caught 3, survived 1, equivalent \d+, "
-                     r"grader errors 0; a sample of 4 of \d+ mutants, seed 0$", out, re.M)
+    assert re.search(r"^altnim: mutation score 75.0 %: caught 3 of 4 scored \(1 equivalent, 0 "
+                     r"handout-silent\), sample of 4 of 81 \(95 % interval [\d.]+-[\d.]+ %\); "
+                     r"grader errors 0; 82 mutants made, seed 0$", out, re.M)
     assert "survived (no test lost a mark; add a test that fails on each):" in out
     assert "myAltNimFunctions.py:" in out and "    - " in out and "    + " in out
 
@@ -168,7 +174,7 @@ def test_the_command_passes_at_the_target_and_records(monkeypatch, capsys, tmp_p
     monkeypatch.setattr(selfcheck, "write_record",
                         lambda pack, record: written.append(record) or tmp_path / "m.json")
     assert main(["selfcheck", "altnim", "--mutants", "--no-samples", "--limit", "2",
-                 "--record"]) == 0
+                 "--record", "--as-sample"]) == 0
     assert "mutation score 100.0 %" in capsys.readouterr().out
     assert written[0]["score"] == 100.0 and written[0]["limit"] == 2
 
@@ -205,15 +211,16 @@ def test_a_pack_lacking_what_every_pack_needs_fails_and_says_what(monkeypatch, c
     assert "altnim: no `do_nothing` sample" in capsys.readouterr().out
 
 
-def test_grade_list_shows_the_recorded_score(tmp_path):
+def test_grade_list_shows_the_recorded_score_and_what_it_covers(tmp_path):
     pack = dataclasses.replace(PACK, dir=tmp_path)
     assert list_label(pack) == "mutants: not measured"
     write_record(pack, MutationRun(pack="altnim", generated=3).record())
     assert list_label(pack) == "mutants: not measured"
     record = json.loads((tmp_path / "mutation.json").read_text())
-    record["score"] = 96.4
+    record.update(caught=27, scored=28, equivalent=1, handout_silent=2, score=96.4)
     (tmp_path / "mutation.json").write_text(json.dumps(record))
-    assert list_label(pack) == "mutants 96 %"
+    assert list_label(pack) == ("mutants 96.4 %: caught 27 of 28 scored (1 equivalent, "
+                                "2 handout-silent), all")
     shutil.rmtree(tmp_path)
     assert list_label(pack) == "mutants: not measured"
 

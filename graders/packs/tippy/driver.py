@@ -285,6 +285,7 @@ def run_game_view(answers, later="3", limit=60):
     swaps += [(cls, "suggest_move", counted("minimax")) for cls in _view_classes("minimax")]
     swaps.append((subtract_square_state.SubtractSquareState, "get_move", counted("subtract")))
     out, error = io.StringIO(), None
+    random.seed(0)  # the starter's random strategy: one program, one transcript, every run
     try:
         with _kit.patched(*swaps), _kit.typed(answers, later, out, limit), \
                 contextlib.redirect_stdout(out):

@@ -74,12 +74,12 @@ def run_unittests(folder):
 def test_starter_unit_tests_pass_on_the_reference(tmp_path):
     run = run_unittests(make_workspace(tmp_path / "ws"))
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "Ran 21 tests" in run.stderr
+    assert "Ran 22 tests" in run.stderr
 
 
 def test_starter_unit_tests_fail_on_the_bare_starter(tmp_path):
     run = run_unittests(make_workspace(tmp_path / "ws", reference=False))
-    assert run.returncode != 0 and "errors=21" in run.stderr
+    assert run.returncode != 0 and "errors=22" in run.stderr
 
 
 def test_every_template_file_parses():

@@ -12,6 +12,7 @@ import pytest
 from graders.outcomes import BatchOutcome
 from graders.pack import get_pack
 from graders.selfcheck import grade_samples
+from tests.gradings import count_gradings, summary
 
 _GRADED: dict[str, tuple[BatchOutcome, Path]] = {}
 
@@ -150,3 +151,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if _UNITS in config.stash:
         shutil.rmtree(config.stash[_UNITS], ignore_errors=True)
 
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    count_gradings()
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    for line in summary():
+        terminalreporter.write_line(line)

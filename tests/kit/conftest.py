@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import venv
 from pathlib import Path
 
 import pytest
 
 from graders.kit.builder import build_kit
-from graders.packs import get_pack, project_root
+from graders.packs import get_pack
+from tests.venvs import fresh_venv
 
 PACKS = ["altnim", "game_of_nim", "pnt", "stonehenge", "tippy"]
 
@@ -25,15 +22,6 @@ def kit_zip(run_cache):
         return run_cache.once(f"kit-{pack_id}", pack, lambda folder: build_kit(pack, folder))
 
     return build
-
-
-def wheelhouse() -> Path:
-    """The wheels ``scripts/install.sh`` gathered (``$GRADERS_WHEELHOUSE``, else
-    ``.wheelhouse/``): the fresh environments of the tests install from there alone."""
-    folder = Path(os.environ.get("GRADERS_WHEELHOUSE") or project_root() / ".wheelhouse")
-    if not any(folder.glob("*.whl")):
-        pytest.fail(f"no wheelhouse at {folder}: run scripts/install.sh first")
-    return folder
 
 
 @pytest.fixture(scope="session")
@@ -50,14 +38,4 @@ def kit_python(tmp_path_factory: pytest.TempPathFactory):
             built[wanted] = fresh_venv(folder, ["-r", str(requirements)])
         return built[wanted]
 
-    return python
-
-
-def fresh_venv(folder: Path, install: list[str]) -> Path:
-    """A new virtual environment holding only what ``pip install *install`` gives from the
-    wheelhouse (and pip); its python."""
-    venv.EnvBuilder(with_pip=True, clear=True).create(folder)
-    python = folder / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-index", "--find-links",
-                    str(wheelhouse()), *install], check=True, timeout=600, capture_output=True)
     return python

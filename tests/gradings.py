@@ -2,12 +2,16 @@
 
 Set ``GRADERS_COUNT_GRADINGS=FILE`` (a new file per run) and every process of the run appends
 one line per submission it hands to grading: pack, student, where the submission came from,
-and the test that asked. The run's summary then says how often each repository sample was
-graded. Gradings started in another process (``grade`` run as a subprocess) are not counted.
+a digest of its files and mode, and the test that asked. The run's summary then says how often
+each repository sample was graded, by path and by content (a test's copy of a sample, or an
+export holding it, is the same content). Gradings started in another process (``grade`` run
+as a subprocess) are not counted.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections import Counter
 from pathlib import Path
@@ -28,8 +32,9 @@ def count_gradings() -> None:
 
     def counted(request, pending, options):
         test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
-        lines = "".join(f"{request.pack.id}\t{s.id}\t{_origin(s.source)}\t{test}\n"
-                        for s in pending)
+        mode = "check" if request.public_only else "full"
+        lines = "".join(f"{request.pack.id}\t{s.id}\t{_origin(s.source)}\t{test}\t"
+                        f"{_content(s.files, mode)}\n" for s in pending)
         with Path(log).open("a", encoding="utf-8") as handle:
             handle.write(lines)
         return routes(request, pending, options)
@@ -45,6 +50,11 @@ def _origin(source: Path) -> str:
         return "-"
 
 
+def _content(files: dict[str, str], mode: str) -> str:
+    text = json.dumps([mode, sorted(files.items())])
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def summary() -> list[str]:
     """Lines for the run's summary: gradings in all, and of the repository's samples."""
     log = os.environ.get(COUNT_ENV)
@@ -52,7 +62,11 @@ def summary() -> list[str]:
         return []
     rows = [line.split("\t") for line in Path(log).read_text("utf-8").splitlines()]
     samples = Counter(row[2] for row in rows if "/submissions/" in row[2])
-    lines = [f"gradings: {len(rows)} submissions graded; {sum(samples.values())} of them "
-             f"repository samples ({len(samples)} distinct)"]
+    contents = Counter(row[4] for row in rows)
+    sample_contents = {row[4] for row in rows if "/submissions/" in row[2]}
+    again = sum(times - 1 for content, times in contents.items() if content in sample_contents)
+    lines = [f"gradings: {len(rows)} submissions graded ({len(contents)} distinct contents); "
+             f"{sum(samples.values())} of them repository samples by path "
+             f"({len(samples)} distinct), {again} more of the same samples' contents"]
     lines += [f"  {times}x {sample}" for sample, times in samples.most_common() if times > 1]
     return lines

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from graders.packs import Pack, discover_packs, project_root
-from graders.selfcheck import TIMES, expected_path, sample_sources
+from graders.selfcheck import expected_path, sample_sources
 from tests.venvs import fresh_venv, wheelhouse
 
 ROOT = project_root()
@@ -69,8 +69,6 @@ def marks(grade: Path, pack: Pack, cwd: Path, root: Path | None) -> dict[str, di
     """``grade`` run in ``cwd`` on the pack's chosen samples: each student's marks."""
     out = cwd / "reports"
     argv = [str(grade), *map(str, partly_right(pack)), "-a", pack.id, "--out", str(out)]
-    if (pack.fixtures_dir / TIMES).is_file():
-        argv += ["--times", str(pack.fixtures_dir / TIMES)]
     env = {k: v for k, v in os.environ.items() if k not in ("GRADERS_ROOT", "VIRTUAL_ENV")}
     if root is not None:
         env["GRADERS_ROOT"] = str(root)

@@ -35,7 +35,7 @@ def count_gradings() -> None:
         mode = "check" if request.public_only else "full"
         lines = "".join(f"{request.pack.id}\t{s.id}\t{_origin(s.source)}\t{test}\t"
                         f"{_content(s.files, mode)}\n" for s in pending)
-        with Path(log).open("a", encoding="utf-8") as handle:
+        with Path(log).open("a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(lines)
         return routes(request, pending, options)
 

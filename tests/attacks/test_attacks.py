@@ -333,7 +333,8 @@ def aimed_at(sources: list[Path], port: int, folder: Path) -> list[Path]:
     for source in sources:
         files = list(source.glob("*.py")) if source.is_dir() else []
         if any(PORT_LINE.search(path.read_text("utf-8", "replace")) for path in files):
-            copy = shutil.copytree(source, folder / source.name, symlinks=True)
+            copy = shutil.copytree(source, folder / source.name, symlinks=True,
+                                   dirs_exist_ok=True)
             for path in copy.glob("*.py"):
                 text = path.read_text(encoding="utf-8")
                 path.write_text(PORT_LINE.sub(f"CANARY_PORT = {port}", text), encoding="utf-8")

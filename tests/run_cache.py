@@ -7,6 +7,8 @@ instead of making it again. Batches are graded into a shared report folder with 
 off: the engine itself reuses each stored result whose grading key (files, pack and engine
 digest, mode, times, isolation, class consensus) is unchanged and regrades the rest, so a
 result is never served past a change. Other entries are named with the pack's digest too.
+One pack's entries are made one at a time: an attack batch plants canary files in the pack's
+trees, which would change the digest of anything made beside it.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ class RunCache:
         """``request`` graded into the entry's report folder (results already stored there
         under an unchanged grading key are reused, not graded again), and those reports copied
         into a folder of the caller's own, which it may change."""
-        shared = self.root / f"{name}-{_batch_digest(request)}"
-        with FileLock(f"{shared}.lock"):
+        with self._pack_lock(request.pack):
+            shared = self.root / f"{name}-{_batch_digest(request)}"
             outcome = grade_batch(replace(request, out_dir=shared, fresh=False))
             mine = self.private.mktemp(f"reports-{name}")
             shutil.copytree(shared, mine, dirs_exist_ok=True)
@@ -53,8 +55,8 @@ class RunCache:
     def once(self, name: str, pack: Pack, make: Callable[[Path], T]) -> T:
         """``make(folder)``, run once per run and pack digest; other calls get its value back
         (pickled), with what it left in ``folder``."""
-        folder = self.root / f"{name}-{digest_pack(pack)[:16]}"
-        with FileLock(f"{folder}.lock"):
+        with self._pack_lock(pack):
+            folder = self.root / f"{name}-{digest_pack(pack)[:16]}"
             stored = folder / VALUE
             if stored.is_file():
                 value: T = pickle.loads(stored.read_bytes())
@@ -65,6 +67,9 @@ class RunCache:
             partial.write_bytes(pickle.dumps(value))
             os.replace(partial, stored)
             return value
+
+    def _pack_lock(self, pack: Pack) -> FileLock:
+        return FileLock(self.root / f"pack-{pack.id}.lock")
 
 
 def _batch_digest(request: BatchRequest) -> str:

@@ -42,7 +42,7 @@ wheelhouse="${GRADERS_WHEELHOUSE:-.wheelhouse}"
 mkdir -p "$wheelhouse"
 .venv/bin/python - >"$wheelhouse/kits.txt" <<'PY'
 from graders.kit.builder import requirements
-from graders.packs import discover_packs
+from graders.pack import discover_packs
 
 pins = {pin for pack in discover_packs().values() for pin in requirements(pack)}
 print("\n".join(sorted(pins)))

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import BatchOutcome, BatchRequest
-from graders.packs import get_pack
+from graders.batch import BatchRequest
+from graders.outcomes import BatchOutcome
+from graders.pack import get_pack
 from graders.selfcheck import sample_sources, sample_times
 from tests.gradings import count_gradings, summary
 from tests.run_cache import RunCache, run_root

@@ -16,7 +16,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
-from graders.packs import project_root
+from graders.pack import project_root
 
 COUNT_ENV = "GRADERS_COUNT_GRADINGS"
 

@@ -26,8 +26,9 @@ from typing import TypeVar
 import pytest
 from filelock import FileLock
 
-from graders.batch import BatchOutcome, BatchRequest, digest_pack, grade_batch
-from graders.packs import Pack
+from graders.batch import BatchRequest, grade_batch
+from graders.outcomes import BatchOutcome, digest_pack
+from graders.pack import Pack
 
 T = TypeVar("T")
 VALUE = "value.pickle"

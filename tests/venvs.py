@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.packs import project_root
+from graders.pack import project_root
 
 
 def wheelhouse() -> Path:

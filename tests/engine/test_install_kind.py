@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.packs import Pack, discover_packs, project_root
+from graders.pack import Pack, discover_packs, project_root
 from graders.selfcheck import expected_path, sample_sources
 from tests.venvs import fresh_venv, wheelhouse
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from graders.cli import main
-from graders.packs import get_pack
+from graders.pack import get_pack
 
 from .exports import Expected, build
 

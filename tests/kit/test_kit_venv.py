@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from graders.batch import BatchRequest
-from graders.packs import get_pack
+from graders.pack import get_pack
 from graders.selfcheck import sample_sources
 from graders.submissions import student_id
 from graders.verdict import cause_weights, is_notice, problems, public_points

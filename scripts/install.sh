@@ -2,9 +2,10 @@
 # Install everything grading needs on a Debian/Ubuntu machine: bubblewrap (the sandbox),
 # python3-venv (the pack tools' environments), python3-tk (tkinter: the standard library is
 # whole in the sandbox), the harness in .venv, and the packs' tools and environments
-# (`grade setup`: python_ta for stonehenge). Safe to run again. Chromium and PostgreSQL are
-# only for the harness's own tests (the report pages in a browser; the shared gradebook on a
-# server the tests start): pass --with-browser to install them too.
+# (`grade setup`: python_ta for stonehenge), and a wheelhouse for the harness's own tests.
+# Safe to run again. Chromium and PostgreSQL are only for the harness's own tests (the report
+# pages in a browser; the shared gradebook on a server the tests start): pass --with-browser
+# to install them too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,3 +33,19 @@ fi
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q -e '.[dev]'
 .venv/bin/grade setup
+
+# The wheelhouse (.wheelhouse/, or $GRADERS_WHEELHOUSE): wheels of the harness's dependencies,
+# of its build backend, and of every pack's kit requirements. The suite's fresh virtual
+# environments (the student kits, the harness installed as a wheel) install from it with
+# `pip install --no-index`, so the tests never reach the package index.
+wheelhouse="${GRADERS_WHEELHOUSE:-.wheelhouse}"
+mkdir -p "$wheelhouse"
+.venv/bin/python - >"$wheelhouse/kits.txt" <<'PY'
+from graders.kit.builder import requirements
+from graders.pack import discover_packs
+
+pins = {pin for pack in discover_packs().values() for pin in requirements(pack)}
+print("\n".join(sorted(pins)))
+PY
+.venv/bin/pip wheel -q --wheel-dir "$wheelhouse" -r "$wheelhouse/kits.txt" . 'setuptools>=68'
+rm -f "$wheelhouse"/graders-*.whl  # the tests build the harness's wheel from the code they test

@@ -13,9 +13,10 @@ TCP listener waits on the host. The tests then prove, for the batch and for each
 - no file of the repository's trees changed (see :func:`attributable`; set
   ``GRADER_ATTACKS_STRICT=1`` to count every change), and no sandbox uid left a file in
   ``/tmp``;
-- no canary token reached any result, report or file, and nothing connected to the listener;
+- no canary token reached any result, report or file, and nothing connected to the listener
+  (on a free port, written into the copy of each attack that names ``CANARY_PORT``);
 - no process of the batch's sandbox uids survived it;
-- the batch finished within a bounded time;
+- the batch started a bounded number of sandboxes;
 - the honest submissions got the same marks as when graded alone.
 
 ``"known_gap"`` in an ``expected.json`` names an attack the engine does NOT stop (see
@@ -30,12 +31,14 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
 import stat
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,9 +66,12 @@ HONEST = {
 }
 TREES = ["reports", "fixtures", "reference_solutions", "graders", "student_templates"]
 SKIPPED_PARTS = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
-CANARY_PORT = 47651  # the network attacks try to reach it
+# `CANARY_PORT = 0` in an attack becomes the listener's port in the copy that is graded
+PORT_LINE = re.compile(r"^CANARY_PORT = \d+", re.M)
 CANARY_ENV = "GRADER_CANARY_SECRET"
-BATCH_SECONDS = 240
+# Sandboxes a batch may start: one per test case, and per submission its worker plus a start
+# again after each of at most two timeouts.
+SANDBOXES_PER_SUBMISSION = 3
 MARKERS = (b"pwned", b"mallory")  # in everything the attacks try to write
 
 
@@ -112,7 +118,7 @@ class AttackRun:
     pack: Pack
     token: str
     outcome: BatchOutcome
-    seconds: float
+    leases: int  # sandbox uids leased during the batch: one per sandbox started
     results: dict[str, SubmissionResult]
     honest_alone: dict[str, SubmissionResult]
     changed: list[str]
@@ -127,14 +133,16 @@ class AttackRun:
 
 
 class Listener:
-    """A TCP server on the host that records every connection made to it."""
+    """A TCP server on the host, on a port the system picks, that records every connection
+    made to it."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self) -> None:
         self.connections: list[str] = []
+        self.port = 0
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            self.sock.bind(("0.0.0.0", port))
+            self.sock.bind(("0.0.0.0", 0))
+            self.port = self.sock.getsockname()[1]
             self.sock.listen(16)
             self.sock.settimeout(0.2)
             self.listening = True
@@ -318,13 +326,38 @@ def leaks_in(
     return leaks
 
 
-_RUNS: dict[str, AttackRun] = {}
+def aimed_at(sources: list[Path], port: int, folder: Path) -> list[Path]:
+    """``sources``, each attack folder naming ``CANARY_PORT`` replaced by a copy in ``folder``
+    that names ``port``."""
+    aimed = []
+    for source in sources:
+        files = list(source.glob("*.py")) if source.is_dir() else []
+        if any(PORT_LINE.search(path.read_text("utf-8", "replace")) for path in files):
+            copy = shutil.copytree(source, folder / source.name, symlinks=True,
+                                   dirs_exist_ok=True)
+            for path in copy.glob("*.py"):
+                text = path.read_text(encoding="utf-8")
+                path.write_text(PORT_LINE.sub(f"CANARY_PORT = {port}", text), encoding="utf-8")
+            source = copy
+        aimed.append(source)
+    return aimed
+
+
+def leased(used: set[int], leases: list[int]) -> Callable[[uids.UidPool], int]:
+    """``UidPool.acquire`` that also notes each uid it leases."""
+    original_acquire = uids.UidPool.acquire
+
+    def acquire(self: uids.UidPool) -> int:
+        uid = original_acquire(self)
+        used.add(uid)
+        leases.append(uid)
+        return uid
+
+    return acquire
 
 
 def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
-    """Grade ``pack_id``'s attacks and honest samples in one batch, once per test session."""
-    if pack_id in _RUNS:
-        return _RUNS[pack_id]
+    """Grade ``pack_id``'s attacks and honest samples in one batch."""
     pack = get_pack(pack_id)
     honest = [pack.fixtures_dir / "submissions" / name for name in HONEST.get(pack_id, [])]
     honest = [path for path in honest if path.is_dir()]
@@ -332,28 +365,21 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
     out_dir = tmp_root / f"reports-{pack_id}"
     token = secrets.token_hex(16)
     used: set[int] = set()
-    original_acquire = uids.UidPool.acquire
-
-    def acquire(self: uids.UidPool) -> int:
-        uid = original_acquire(self)
-        used.add(uid)
-        return uid
-
+    leases: list[int] = []
     planted = plant_canaries(pack, token)
-    listener = Listener(CANARY_PORT)
+    listener = Listener()
+    aimed = aimed_at(sources, listener.port, tmp_root / f"aimed-{pack_id}")
     try:
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv(CANARY_ENV, token)
-            patch.setattr(uids.UidPool, "acquire", acquire)
+            patch.setattr(uids.UidPool, "acquire", leased(used, leases))
             before = tree_hashes([ROOT / tree for tree in TREES])
-            started = time.monotonic()
-            wall_started = time.time()
+            wall_started = time.time()  # what sandbox uids wrote in /tmp since
             times = ATTACKS / pack_id / "times.csv"  # as `grade --times` gives them
             outcome = grade_batch(
-                BatchRequest(pack=pack, sources=sources, out_dir=out_dir, fresh=True,
+                BatchRequest(pack=pack, sources=aimed, out_dir=out_dir, fresh=True,
                              times=load_times(times) if times.is_file() else None)
             )
-            seconds = time.monotonic() - started
             after = tree_hashes([ROOT / tree for tree in TREES])
         left = survivors(used)
         strays = stray_files(used, wall_started)
@@ -376,13 +402,13 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
     alone = grade_batch(BatchRequest(pack=pack, sources=honest, fresh=True))
     print(
         f"\n{pack_id}: {len(sources)} submissions ({len(honest)} honest) graded under attack "
-        f"in {seconds:.1f} s, isolation {outcome.isolation.value}"
+        f"in {len(leases)} sandboxes, isolation {outcome.isolation.value}"
     )
     run = AttackRun(
         pack=pack,
         token=token,
         outcome=outcome,
-        seconds=seconds,
+        leases=len(leases),
         results={result.student: result for result in outcome.results},
         honest_alone={result.student: result for result in alone.results},
         changed=changed,
@@ -395,14 +421,21 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
         used_uids=used,
         ids=batch_ids(sources),
     )
-    _RUNS[pack_id] = run
     return run
 
 
 @pytest.fixture(scope="session")
-def attacked(tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("attacks")
-    return lambda pack_id: attack_run(pack_id, root)
+def attacked(run_cache):
+    """``attacked(pack_id) -> AttackRun``: each pack's attack batch, run once per test run."""
+    runs: dict[str, AttackRun] = {}
+
+    def of(pack_id: str) -> AttackRun:
+        if pack_id not in runs:
+            runs[pack_id] = run_cache.once(f"attacks-{pack_id}", get_pack(pack_id),
+                                           lambda folder: attack_run(pack_id, folder))
+        return runs[pack_id]
+
+    return of
 
 
 # -- per attack ------------------------------------------------------------------------------
@@ -473,7 +506,7 @@ def test_nothing_hidden_was_read(attacked, pack_id):
 def test_no_network_connection_reached_the_host(attacked, pack_id):
     run = attacked(pack_id)
     if not run.listening:
-        pytest.skip(f"port {CANARY_PORT} was busy: the listener could not start")
+        pytest.skip("the listener could not start")
     assert run.connections == []
 
 
@@ -485,9 +518,12 @@ def test_no_sandbox_process_survives_the_batch(attacked, pack_id):
 
 
 @pytest.mark.parametrize("pack_id", PACKS)
-def test_the_batch_finishes_in_bounded_time(attacked, pack_id):
+def test_the_batch_starts_a_bounded_number_of_sandboxes(attacked, pack_id):
+    """Work bounds the batch's time: no attack makes the engine start sandboxes without end
+    (a worker per call, restarts past the timeouts allowed)."""
     run = attacked(pack_id)
-    assert run.seconds < BATCH_SECONDS, f"{run.seconds:.0f} s"
+    cases = sum(len(result.tests) for result in run.outcome.results)
+    assert run.leases <= cases + SANDBOXES_PER_SUBMISSION * len(run.outcome.results)
 
 
 @pytest.mark.parametrize("pack_id", PACKS)

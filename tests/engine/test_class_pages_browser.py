@@ -37,7 +37,6 @@ REASON = "the handout's example game was played by hand at the demo"
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.samples_of(PACK_ID),
     pytest.mark.skipif(not CHROMIUM.exists(),
                        reason="needs Debian's chromium at /usr/bin/chromium"),
 ]

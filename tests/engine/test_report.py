@@ -36,7 +36,6 @@ from graders.submissions import slugify
 HOSTILE = "<script>alert(1)</script>"
 
 SAMPLES = "altnim"  # the pack whose graded samples these tests read
-pytestmark = pytest.mark.samples_of(SAMPLES)
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,6 @@ SCREENSHOTS = Path(tempfile.gettempdir())
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.samples_of(SAMPLES),
     pytest.mark.skipif(not CHROMIUM.exists(),
                        reason="needs Debian's chromium at /usr/bin/chromium "
                               "(apt-get install chromium)"),

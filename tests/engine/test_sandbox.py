@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -145,12 +144,10 @@ def test_exceptions_are_the_students_with_their_traceback(worker):
 
 
 def test_an_infinite_loop_is_stopped_and_the_worker_restarts(worker):
-    started = time.monotonic()
-    with pytest.raises(StudentTimeout):
+    with pytest.raises(StudentTimeout, match=f"within {LIMITS.per_call:g} s"):
         worker.call("spin")
-    assert time.monotonic() - started < LIMITS.wall_seconds + 3
     assert worker.call("echo", 1) == 1
-    assert worker.restarts == 1
+    assert (worker.calls, worker.restarts, worker.timeouts) == (2, 1, 1)
 
 
 def test_call_seconds_stops_a_call_before_the_run_limit(sandbox, tmp_path: Path):
@@ -163,23 +160,20 @@ def test_call_seconds_stops_a_call_before_the_run_limit(sandbox, tmp_path: Path)
     limits = replace(LIMITS, wall_seconds=30, call_seconds=0.5)
     assert limits.per_call == 0.5 and replace(limits, call_seconds=None).per_call == 30
     with sandbox.worker(workspace, driver, limits, "test") as live:
-        started = time.monotonic()
-        with pytest.raises(StudentTimeout):
+        with pytest.raises(StudentTimeout, match="within 0.5 s"):
             live.call("spin")
-        assert time.monotonic() - started < 5
-        with pytest.raises(StudentTimeout):
+        with pytest.raises(StudentTimeout, match="within 1.5 s"):
             live.call("spin", timeout=1.5)
-        assert time.monotonic() - started >= 2
+        assert (live.calls, live.restarts, live.timeouts) == (2, 1, 2)
 
 
 def test_after_two_timeouts_later_calls_fail_at_once(worker):
     for _ in range(2):
         with pytest.raises(StudentTimeout):
             worker.call("spin")
-    started = time.monotonic()
     with pytest.raises(StudentTimeout, match="not run"):
         worker.call("echo", 1)
-    assert time.monotonic() - started < 0.5
+    assert (worker.calls, worker.restarts) == (2, 1)  # the third call started nothing
 
 
 def test_exit_status_is_reported_in_plain_words(worker):
@@ -220,7 +214,6 @@ def test_program_runs_cap_output_and_time(sandbox, tmp_path: Path):
     flood = sandbox.run(tmp_path, ["python3", "-c", "while True: print('x' * 1000)"], LIMITS)
     assert flood.output_truncated and flood.stopped_for_output and not flood.timed_out
     assert len(flood.stdout) <= LIMITS.output_bytes
-    assert flood.seconds < LIMITS.wall_seconds
     assert "printed more than" in flood.problem(LIMITS)
     loop = sandbox.run(tmp_path, ["python3", "-c", "while True: pass"], LIMITS)
     assert loop.timed_out and "did not finish" in loop.problem(LIMITS)

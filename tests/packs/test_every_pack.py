@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import BatchRequest, grade_batch
+from graders.batch import BatchRequest
 from graders.cli import main
 from graders.golden import stale_golden
 from graders.pack import Pack, discover_packs
@@ -77,17 +77,18 @@ def bare_template(pack: Pack, folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def reference_and_bare(tmp_path_factory):
+def reference_and_bare(tmp_path_factory, run_cache):
     """``reference_and_bare(pack_id) -> (reference's result, bare template's result)``,
-    graded in one batch per pack."""
+    graded in one batch per pack, once per test run."""
     graded: dict[str, tuple] = {}
 
     def of(pack_id: str):
         if pack_id not in graded:
             pack = PACKS[pack_id]
             bare = bare_template(pack, tmp_path_factory.mktemp(pack_id) / "bare_template")
-            results = grade_batch(BatchRequest(pack=pack, sources=[pack.reference_dir, bare],
-                                               write_index=False)).results
+            request = BatchRequest(pack=pack, sources=[pack.reference_dir, bare],
+                                   write_index=False)
+            results = run_cache.graded(f"reference-and-bare-{pack_id}", request)[0].results
             graded[pack_id] = tuple(sorted(results, key=lambda r: r.student == "bare_template"))
         return graded[pack_id]
 

@@ -21,7 +21,13 @@ from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.pack import PACKS_DIR, Pack, get_pack
 from graders.results import SubmissionResult
-from graders.selfcheck import declaration_problems, expected_by_student, grade_samples, mismatches
+from graders.selfcheck import (
+    declaration_problems,
+    expected_by_student,
+    mismatches,
+    sample_sources,
+    sample_times,
+)
 
 ROOT = Path(__file__).resolve().parent
 PACK_ID = "subtract_square"
@@ -42,9 +48,11 @@ def pack() -> Pack:
 
 
 @pytest.fixture(scope="module")
-def graded(pack: Pack) -> dict[str, SubmissionResult]:
-    """Every sample graded once, in one batch, by the engine."""
-    return {result.student: result for result in grade_samples(pack).results}
+def graded(pack: Pack, run_cache) -> dict[str, SubmissionResult]:
+    """Every sample graded once per test run, in one batch, by the engine."""
+    request = BatchRequest(pack=pack, sources=sample_sources(pack), times=sample_times(pack))
+    outcome, _ = run_cache.graded("toy-samples", request)
+    return {result.student: result for result in outcome.results}
 
 
 def names(folder: Path) -> set[str]:

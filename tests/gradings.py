@@ -1,0 +1,72 @@
+"""How many submissions a test run really grades (reused results not counted).
+
+Set ``GRADERS_COUNT_GRADINGS=FILE`` (a new file per run) and every process of the run appends
+one line per submission it hands to grading: pack, student, where the submission came from,
+a digest of its files and mode, and the test that asked. The run's summary then says how often
+each repository sample was graded, by path and by content (a test's copy of a sample, or an
+export holding it, is the same content). Gradings started in another process (``grade`` run
+as a subprocess) are not counted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from pathlib import Path
+
+from graders.pack import project_root
+
+COUNT_ENV = "GRADERS_COUNT_GRADINGS"
+
+
+def count_gradings() -> None:
+    """Wrap the batch's hand-out to its routes, where only the submissions to grade pass."""
+    log = os.environ.get(COUNT_ENV)
+    if not log:
+        return
+    from graders import batch
+
+    routes = batch._routes
+
+    def counted(request, pending, options):
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+        mode = "check" if request.public_only else "full"
+        lines = "".join(f"{request.pack.id}\t{s.id}\t{_origin(s.source)}\t{test}\t"
+                        f"{_content(s.files, mode)}\n" for s in pending)
+        with Path(log).open("a", encoding="utf-8", errors="backslashreplace") as handle:
+            handle.write(lines)
+        return routes(request, pending, options)
+
+    batch._routes = counted
+
+
+def _origin(source: Path) -> str:
+    """The source relative to the repository, or ``-`` for a copy made by a test."""
+    try:
+        return source.resolve().relative_to(project_root()).as_posix()
+    except ValueError:
+        return "-"
+
+
+def _content(files: dict[str, str], mode: str) -> str:
+    text = json.dumps([mode, sorted(files.items())])
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def summary() -> list[str]:
+    """Lines for the run's summary: gradings in all, and of the repository's samples."""
+    log = os.environ.get(COUNT_ENV)
+    if not log or not Path(log).is_file():
+        return []
+    rows = [line.split("\t") for line in Path(log).read_text("utf-8").splitlines()]
+    samples = Counter(row[2] for row in rows if "/submissions/" in row[2])
+    contents = Counter(row[4] for row in rows)
+    sample_contents = {row[4] for row in rows if "/submissions/" in row[2]}
+    again = sum(times - 1 for content, times in contents.items() if content in sample_contents)
+    lines = [f"gradings: {len(rows)} submissions graded ({len(contents)} distinct contents); "
+             f"{sum(samples.values())} of them repository samples by path "
+             f"({len(samples)} distinct), {again} more of the same samples' contents"]
+    lines += [f"  {times}x {sample}" for sample, times in samples.most_common() if times > 1]
+    return lines

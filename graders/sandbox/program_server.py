@@ -6,9 +6,9 @@ ones ``python3 prog.py`` gets). Standard library only; nothing from ``graders`` 
 
 Protocol (fd 3, a SOCK_SEQPACKET socket whose other end only the grader holds): the server
 sends ``{"ready": true}``; then each request is one JSON packet ``{"argv": [...], "cpu": s,
-"extra": {name: base64}}`` carrying three file descriptors (the run's stdin, stdout and
-stderr); the answer is ``{"exit": status}`` (bubblewrap's convention: 128 + N for a program
-killed by signal N) or ``{"decline": why}`` when the run must be a fresh process instead.
+"memory": bytes, "extra": {name: base64}}`` carrying three file descriptors (the run's stdin,
+stdout and stderr); the answer is ``{"exit": status}`` (bubblewrap's convention: 128 + N for
+a program killed by signal N) or ``{"decline": why}`` when the run must be a fresh process.
 
 Before each run every other process of the sandbox uid is killed and ``/sandbox`` is put back
 as it was when the server started: the files the grader bound there get their bytes, mode and
@@ -25,6 +25,8 @@ import sys
 
 _FRESH_MODULES = frozenset(sys.modules)  # what `python3 prog.py` has when prog.py starts
 _MAIN_KEYS = [key for key in globals() if key.startswith("__")]
+with open("/proc/self/status", "rb") as _status:  # a fresh program's address space at start
+    _FRESH_SIZE = 1024 * int(next(ln for ln in _status if ln.startswith(b"VmSize:")).split()[1])
 
 import base64  # noqa: E402 - the two snapshots above must come first
 import ctypes  # noqa: E402
@@ -42,6 +44,11 @@ PACKET = 8 * 1024 * 1024
 EXTRA_DEPTH = 2
 _BUILTINS = globals()["__builtins__"]
 _LOADER = sys.modules["_frozen_importlib_external"].SourceFileLoader
+
+
+def _size():
+    with open("/proc/self/status", "rb") as status:
+        return 1024 * int(next(line for line in status if line.startswith(b"VmSize:")).split()[1])
 
 
 def _dumpable(flag):
@@ -66,7 +73,7 @@ def _snapshot(root):
 def _sweep():
     """Kill every process of this uid but the server, and reap the server's children."""
     for _ in range(50):
-        try:
+        try:  # noqa: SIM105 - contextlib is one more module for every child to forget
             os.kill(-1, signal.SIGKILL)
         except ProcessLookupError:
             pass
@@ -99,7 +106,7 @@ def _others():
 
 
 def _chmod(path, mode):
-    try:
+    try:  # noqa: SIM105
         os.chmod(path, mode)
     except PermissionError:  # a folder bubblewrap made (root's, already 0777)
         pass
@@ -192,7 +199,7 @@ def _serve():
         if pid == 0:
             channel.close()
             _stdio(fds)
-            return request["argv"], source, path, int(request["cpu"])
+            return request["argv"], source, path, request["cpu"], request["memory"]
         for fd in fds:
             os.close(fd)
         _pid, status = os.waitpid(pid, 0)
@@ -208,12 +215,18 @@ def _stdio(fds):
     os.closerange(3, 1 << 16)
 
 
-def _enter(argv, source, path, cpu):
+def _enter(argv, source, path, cpu, memory):
     """Make this forked child look like ``python3 <argv...>`` started in /sandbox; return the
-    program's code (None after a syntax error, already reported) and its ``__main__``."""
+    program's code (None after a syntax error, already reported) and its ``__main__``.
+
+    Limits are a fresh process's: CPU time counts from the fork, and the address space a
+    program may add is ``memory`` over what a fresh interpreter starts with (the server's own
+    modules stay mapped in the child, so the cap grows by what they take)."""
     _dumpable(1)
     os.setsid()  # bwrap --new-session: the program leads its own session and group
     resource.setrlimit(resource.RLIMIT_CPU, (cpu + 1, cpu + 2))
+    room = memory + max(0, _size() - _FRESH_SIZE)
+    resource.setrlimit(resource.RLIMIT_AS, (room, room))
     os.chdir(ROOT)
     sys.argv = list(argv[1:])
     sys.orig_argv = [sys.orig_argv[0], *argv[1:]]
@@ -255,7 +268,7 @@ def _main_module(path):
 def _flush():
     """flush_io(): stderr then stdout, errors ignored."""
     for stream in (sys.stderr, sys.stdout):
-        try:
+        try:  # noqa: SIM105
             stream.flush()
         except Exception:  # noqa: BLE001, S110 - the interpreter ignores these too
             pass
@@ -288,7 +301,7 @@ if __name__ == "__main__":
         raise
     except BaseException as _error:  # noqa: BLE001 - reported as the interpreter would
         _flush()
-        _print_error(_error, _error.__traceback__.tb_next)
+        _print_error(_error, _error.__traceback__ and _error.__traceback__.tb_next)
         _forget_file(_main)
         sys.exit(1)
     _flush()

@@ -40,6 +40,7 @@ SERVER_SOURCE = Path(__file__).with_name("program_server.py")
 STARTUP_SECONDS = 15.0
 MAX_PACKET = 150_000  # one request (argv and extra files); larger ones run fresh
 MAX_DEATHS = 2  # a workspace whose server died this often runs every program fresh
+SERVER_MB = 64  # the server's own memory, beside a run's (each run's child has the run's cap)
 # Source text that makes a workspace's programs run fresh. A forked child differs from a fresh
 # interpreter only in what these reach: its frames and the stack below it, the pid and parent
 # (the server) and its process group, the process count (the server is one), the modules the
@@ -76,9 +77,11 @@ def needs_fresh(workspace: Path) -> str | None:
 
 
 def server_limits(limits: Limits) -> Limits:
-    """The server's sandbox: a lifetime CPU budget (each run's child lowers it to the run's
-    own), and one process more than a run may have, since the server is one of them."""
+    """The server's sandbox: a lifetime CPU budget and room for the server's own memory (each
+    run's child sets the run's own), and one process more than a run may have, since the
+    server is one of them."""
     return dataclasses.replace(limits, cpu_seconds=max(120, 20 * limits.cpu_seconds),
+                               memory_mb=limits.memory_mb + SERVER_MB,
                                processes=limits.processes + 1)
 
 
@@ -117,6 +120,7 @@ class ProgramServer:
             return None
         payload = json.dumps({
             "argv": list(command), "cpu": self.limits.cpu_seconds,
+            "memory": self.limits.memory_mb * 1024 * 1024,
             "extra": {name: base64.b64encode(Path(source).read_bytes()).decode()
                       for name, source in (extra or {}).items()},
         }).encode()
@@ -137,7 +141,8 @@ class ProgramServer:
         except OSError:
             for fd in (stdin_write, out_read, err_read):
                 os.close(fd)
-            return self._died()
+            self._died()
+            return None
         finally:
             for fd in (stdin_read, out_write, err_write):
                 os.close(fd)
@@ -152,10 +157,11 @@ class ProgramServer:
         if timed_out or run.flooded:
             self.close()
         elif not isinstance(answer, dict) or not isinstance(answer.get("exit"), int):
+            self._died()  # stops what is left of the run before its output is joined
             self._join(run)
-            return self._died()
+            return None
         self._join(run)
-        code = None if timed_out else -signal.SIGKILL if run.flooded else answer["exit"]
+        code = None if timed_out else -signal.SIGKILL if run.flooded else _exit_of(answer)
         self.runs += 1
         from graders.sandbox import RunResult  # the package imports this module
 
@@ -213,7 +219,6 @@ class ProgramServer:
         """The server ended during a run (a program killed it): the run goes fresh."""
         self.deaths += 1
         self.close()
-        return None
 
     def _start(self) -> bool:
         self.uid = self.sandbox.acquire_uid()
@@ -251,6 +256,11 @@ class ProgramServer:
         if self.scratch is not None:
             self.sandbox.discard(self.scratch)
             self.scratch = None
+
+
+def _exit_of(answer: dict[str, Any] | str) -> int | None:
+    status = answer.get("exit") if isinstance(answer, dict) else None
+    return status if isinstance(status, int) else None
 
 
 def _reader(fd: int) -> BinaryIO:

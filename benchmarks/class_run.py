@@ -72,17 +72,20 @@ class _Watch:
 
 
 def _children(parent: int) -> list[int]:
-    """This process's children that are Python (pool workers), not sandboxes (bwrap)."""
+    """This process's pool workers: children running Python, not sandboxes (bwrap), not
+    multiprocessing's resource tracker."""
     found = []
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
             stat = Path(f"/proc/{name}/stat").read_bytes()
+            command = Path(f"/proc/{name}/cmdline").read_bytes()
         except OSError:
             continue
-        command, rest = stat.split(b") ", 1)
-        if int(rest.split()[1]) == parent and b"python" in command:
+        comm, rest = stat.split(b") ", 1)
+        if (int(rest.split()[1]) == parent and b"python" in comm
+                and b"resource_tracker" not in command):
             found.append(int(name))
     return found
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from cost_split import honest_samples  # beside this script
 
 from graders.batch import BatchRequest, grade_batch
-from graders.packs import Pack
+from graders.pack import Pack
 
 
 @dataclass

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.packs.pnt import checks as pnt
 from graders.sandbox import Sandbox
 from graders.submissions import prepare

@@ -6,9 +6,9 @@ its golden files) is run twice, in the workspace's program server and in a fresh
 the two must agree on stdout, stderr, exit status, the timeout and output flags, and the
 verdict (``RunResult.problem``). Where they differ, a second fresh run tells what the program
 itself does differently from run to run (how much of a flood got through before the stop, the
-addresses in a ``repr``): those fields are left out, and exit status and flags must still
-agree. After a run that times out, a pack's tests stop waiting for that golden file (or, here,
-for that student's cases): so does this test.
+addresses in a ``repr``): those fields are left out, and exit status and flags must be
+those of one of the fresh runs. After a run that times out, a pack's tests stop waiting for
+that golden file (or, here, for that student's cases): so does this test.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.packs import Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.packs.pnt import checks as pnt
 from graders.sandbox import Isolation, RunResult, Sandbox
 from graders.sandbox.programs import needs_fresh
@@ -84,9 +84,12 @@ def test_server_runs_match_fresh_runs(sandbox, tmp_path, pack_id, source):
                 again = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
                                                 extra=extra), pack)
                 steady = [key for key in fresh if fresh[key] == again[key]]
-                assert set(STEADY) <= set(steady), f"{' '.join(argv)}: {fresh} vs {again}"
                 assert {k: server[k] for k in steady} == {k: fresh[k] for k in steady}, (
                     " ".join(argv))
+                # A program whose very end depends on the machine's load (fork_memory_bomb:
+                # 30 children sleeping 3 s near a 5 s limit) must end as one fresh run did.
+                ends = [{k: seen[k] for k in STEADY} for seen in (fresh, again)]
+                assert {k: server[k] for k in STEADY} in ends, " ".join(argv)
             if fresh["timed_out"]:
                 break
     # Every workspace not sent fresh by its source had runs answered by its server.

@@ -1,7 +1,9 @@
 """How fast a class is graded, every pack in ONE run: the split per pack and the issue-18 table.
 
 Usage: .venv/bin/python benchmarks/batch_throughput.py [pack ...] [--copies N]
-(default: every pack, 1 copy of each honest sample, about 5-10 minutes on 2 quiet cores).
+(default: every pack, 1 copy of each honest sample, about 5-10 minutes on 2 quiet cores), or
+.venv/bin/python benchmarks/batch_throughput.py --class-size 1000 [--jobs 2] [pack ...]: a class
+of that many students per pack, measured (:mod:`class_run`), then the split of one copy.
 
 For each pack it grades the honest samples (samples that loop or flood are left out and named:
 their cost is their limit, not the harness's) twice, as one batch each, reports included:
@@ -22,7 +24,8 @@ import argparse
 import sys
 from dataclasses import dataclass
 
-from cost_split import Measured, bare_altnim_seconds, measure, report  # beside this script
+from class_run import ClassRun, grade_class  # beside this script
+from cost_split import Measured, bare_altnim_seconds, measure, report
 
 from graders.pack import discover_packs, get_pack
 
@@ -72,11 +75,46 @@ def table(rows: list[Row]) -> str:
     return "\n".join(head + [row.line() for row in rows])
 
 
+def class_line(pack: str, run: ClassRun) -> str:
+    """One pack's line of the class table."""
+    target = TARGETS.get(pack)
+    misses = []
+    if target is not None and run.ms_each > target:
+        misses.append(f"no ({run.ms_each / target:.1f}x target)")
+    if run.seconds > 600 * run.size / 1000:
+        misses.append(f"{run.seconds / 60 * 1000 / run.size:.1f} min per 1,000")
+    workers = ", ".join(f"{mb:.0f}" for _, mb in sorted(run.worker_mb.items())) or "-"
+    return (f"| {pack} | {run.size:,} | {run.jobs} | {run.seconds / 60:.1f} | "
+            f"{run.ms_each:,.0f} | <= {target} ms | {'; '.join(misses) or 'yes'} | "
+            f"{run.parent_mb:.0f} | {workers} |")
+
+
+def classes(packs: list[str], size: int, jobs: int) -> None:
+    """Grade a class of ``size`` per pack at ``jobs``, then print each pack's split."""
+    lines = []
+    for pack_id in packs:
+        pack = get_pack(pack_id)
+        run = grade_class(pack, size, jobs)
+        print(f"\n{pack_id}: {run.describe()}", flush=True)
+        lines.append(class_line(pack_id, run))
+        report(pack, measure(pack, 1, jobs=1))
+    print("\n| pack | students | jobs | wall (min) | ms/submission | target | met? "
+          "| peak MB, grading process | peak MB, each pool worker |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(lines))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("packs", nargs="*", default=sorted(discover_packs()))
     parser.add_argument("--copies", type=int, default=1)
+    parser.add_argument("--class-size", type=int, default=0,
+                        help="grade a class of this many students per pack instead")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes for --class-size")
     args = parser.parse_args()
+    if args.class_size:
+        classes(args.packs, args.class_size, args.jobs)
+        return
     rows = []
     for pack_id in args.packs:
         pack = get_pack(pack_id)

@@ -96,7 +96,9 @@ def make_worker(grading_state: GradingState, submission: Submission) -> Callable
 
 @pytest.fixture
 def run_program(grading_state: GradingState, submission: Submission) -> Callable[..., RunResult]:
-    """Run a command once in a fresh sandbox on the student's (or reference) workspace.
+    """Run a command once on a fresh copy of the student's (or reference) workspace: a
+    ``python3 prog.py`` run is a child of the workspace's program server, anything else a
+    fresh sandbox (:meth:`graders.sandbox.Sandbox.run`).
 
     ``inputs`` names hidden files of ``fixtures/<id>/inputs/`` copied into that run's
     scratch copy only (e.g. a hidden test script); a public test may not use them."""

@@ -2,14 +2,19 @@
 
 :class:`Sandbox` is the one entry point: it stages the harness's child-side files, makes a fresh
 scratch copy of a workspace for every process, starts one-shot programs (:meth:`Sandbox.run`) and
-long-lived workers (:meth:`Sandbox.worker`), and cleans up after them.
+long-lived workers (:meth:`Sandbox.worker`), and cleans up after them. Under bubblewrap, the
+programs of one workspace run in one program server (:mod:`graders.sandbox.programs`), a fork
+per run; ``Sandbox.programs = "fresh"`` (or ``GRADER_PROGRAM_RUNS=fresh``) starts a fresh
+sandbox and interpreter for every run instead.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -29,6 +34,7 @@ from graders.sandbox.isolation import (
     prepare_workdir,
 )
 from graders.sandbox.process import SandboxedProcess, describe_signal, wait_exit
+from graders.sandbox.programs import SERVER_SOURCE, ProgramServer, serves
 from graders.sandbox.uids import UidPool
 from graders.sandbox.worker import Worker
 
@@ -39,6 +45,7 @@ KIT_SOURCE = Path(__file__).with_name("harness_kit.py")
 # Child-side engine modules every harness carries beside the pack's driver: the drivers'
 # shared helpers, and the runners of the engine's checkers (a tool's script, `run_tool`).
 HARNESS_MODULES = (KIT_SOURCE, Path(__file__).resolve().parents[1] / "style" / "pyta_runner.py")
+SERVERS_KEPT = 2  # program servers alive at once (students are graded one after another)
 
 
 @dataclass(frozen=True)
@@ -97,8 +104,13 @@ class Sandbox:
             close_hidden_trees()
             close_temp_work()  # what earlier runs (even killed ones) left in the temp folder
         self._harness: dict[Path, Path] = {}
+        # "server": a workspace's programs share one program server; "fresh": one sandbox each.
+        self.programs = os.environ.get("GRADER_PROGRAM_RUNS", "server")
+        self._servers: OrderedDict[tuple[Path, Limits], ProgramServer] = OrderedDict()
 
     def close(self) -> None:
+        while self._servers:
+            self._servers.popitem()[1].close()
         self._uids.close()
         self._janitor.shutdown(wait=True)
         shutil.rmtree(self.root, ignore_errors=True)
@@ -136,6 +148,31 @@ class Sandbox:
                 path.chmod(0o755 if path.is_dir() else 0o644)
             self._harness[driver] = folder
         return self._harness[driver]
+
+    def program_harness(self) -> Path:
+        """A read-only folder holding only the program server's script."""
+        if SERVER_SOURCE not in self._harness:
+            folder = Path(tempfile.mkdtemp(prefix="programs-", dir=self.root))
+            shutil.copyfile(SERVER_SOURCE, folder / SERVER_SOURCE.name)
+            (folder / SERVER_SOURCE.name).chmod(0o644)
+            folder.chmod(0o755)
+            self._harness[SERVER_SOURCE] = folder
+        return self._harness[SERVER_SOURCE]
+
+    def _server(self, workspace: Path, limits: Limits) -> ProgramServer:
+        key = (workspace.resolve(), limits)
+        if key in self._servers:
+            self._servers.move_to_end(key)
+        else:
+            self._servers[key] = ProgramServer(self, workspace, limits)
+            while len(self._servers) > SERVERS_KEPT:
+                self._servers.popitem(last=False)[1].close()
+        return self._servers[key]
+
+    def served(self, workspace: Path, limits: Limits) -> int:
+        """How many runs of ``workspace`` its program server has answered (0 without one)."""
+        server = self._servers.get((workspace.resolve(), limits))
+        return server.runs if server is not None else 0
 
     def scratch_copy(
         self, workspace: Path, uid: int, extra: Mapping[str, Path] | None = None
@@ -202,7 +239,33 @@ class Sandbox:
     ) -> RunResult:
         """Run ``command`` once on a fresh copy of ``workspace`` plus the ``extra`` files
         (name in the sandbox -> path on the host), which only this run sees; ``harness`` is
-        mounted read-only at ``/harness`` and ``tools`` at ``/tools/<name>``."""
+        mounted read-only at ``/harness`` and ``tools`` at ``/tools/<name>``.
+
+        A ``python3 prog.py ...`` run goes to the workspace's program server when the
+        isolation has a pid namespace and :attr:`programs` is ``"server"``; it runs fresh when
+        the server hands it back."""
+        if (self.programs == "server" and self.isolation is not Isolation.RLIMITS
+                and harness is None and not tools and serves(command)):
+            served = self._server(workspace, limits).run(command, stdin=stdin, timeout=timeout,
+                                                         extra=extra)
+            if served is not None:
+                return served
+        return self.run_fresh(workspace, command, limits, stdin=stdin, timeout=timeout,
+                              extra=extra, harness=harness, tools=tools)
+
+    def run_fresh(
+        self,
+        workspace: Path,
+        command: Sequence[str],
+        limits: Limits,
+        *,
+        stdin: str = "",
+        timeout: float | None = None,
+        extra: Mapping[str, Path] | None = None,
+        harness: Path | None = None,
+        tools: Mapping[str, Path] | None = None,
+    ) -> RunResult:
+        """:meth:`run` in a fresh sandbox and interpreter, whatever :attr:`programs` says."""
         uid = self.acquire_uid()
         scratch = self.scratch_copy(workspace, uid, extra)
         started = time.monotonic()

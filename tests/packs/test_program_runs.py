@@ -1,0 +1,107 @@
+"""The program server against fresh processes, on every program run of pnt and altNim.
+
+Every sample and attack submission of the two packs that run whole programs is prepared as
+the batch prepares it; each program run its tests make (pnt: the 27 cases; altNim: the runs of
+its golden files) is run twice, in the workspace's program server and in a fresh sandbox, and
+the two must agree on stdout, stderr, exit status, the timeout and output flags, and the
+verdict (``RunResult.problem``). Where they differ, a second fresh run tells what the program
+itself does differently from run to run (how much of a flood got through before the stop, the
+addresses in a ``repr``): those fields are left out, and exit status and flags must be
+those of one of the fresh runs. After a run that times out, a pack's tests stop waiting for
+that golden file (or, here, for that student's cases): so does this test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graders.pack import Pack, get_pack
+from graders.packs.pnt import checks as pnt
+from graders.sandbox import Isolation, RunResult, Sandbox
+from graders.sandbox.programs import needs_fresh
+from graders.submissions import prepare
+
+PACKS = {name: get_pack(name) for name in ("pnt", "altnim")}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sources(pack: Pack) -> list[Path]:
+    found = []
+    for folder in (pack.fixtures_dir / "submissions", ROOT / "fixtures" / "attacks" / pack.id):
+        if folder.is_dir():
+            found += sorted(p for p in folder.iterdir() if p.is_dir())
+    return found
+
+
+CASES = [pytest.param(pack_id, source, id=f"{pack_id}-{source.parent.name}-{source.name}")
+         for pack_id, pack in PACKS.items() for source in _sources(pack)]
+
+
+def _runs(pack: Pack) -> list[list[tuple[list[str], str, tuple[str, ...]]]]:
+    """Groups of (argv, stdin, hidden inputs): a group stops at its first timeout."""
+    if pack.id == "pnt":
+        cases = {**pnt.parse_cases(pack.template_text("testcase.txt")),
+                 pnt.SAMPLE_NAME: pnt.SAMPLE, **pnt.hidden_cases(pack)}
+        return [[([*pnt.PROGRAM, *position.argv()], "", ()) for position in cases.values()]]
+    return [[(run.argv, run.stdin, tuple(run.inputs)) for run in pack.declaration.golden_spec(
+        spec.name).runs] for spec in pack.declaration.golden]
+
+
+def _seen(result: RunResult, pack: Pack) -> dict[str, object]:
+    return {"stdout": result.stdout, "stderr": result.stderr, "exit": result.exit_code,
+            "timed_out": result.timed_out, "flooded": result.stopped_for_output,
+            "truncated": result.output_truncated, "verdict": result.problem(pack.limits)}
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    box = Sandbox()
+    if box.isolation is Isolation.RLIMITS:
+        box.close()
+        pytest.skip("the program server needs bubblewrap (a pid namespace)")
+    yield box
+    box.close()
+
+
+STEADY = ("exit", "timed_out", "flooded")
+
+
+@pytest.mark.parametrize(("pack_id", "source"), CASES)
+def test_server_runs_match_fresh_runs(sandbox, tmp_path, pack_id, source):
+    pack = PACKS[pack_id]
+    workspace = prepare(source, pack, tmp_path / "work").workspace
+    assert sandbox.programs == "server"
+    for group in _runs(pack):
+        for argv, stdin, inputs in group:
+            extra = {name: pack.fixtures_dir / "inputs" / name for name in inputs}
+            server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin, extra=extra),
+                           pack)
+            fresh = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
+                                            extra=extra), pack)
+            if server != fresh:
+                again = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
+                                                extra=extra), pack)
+                steady = [key for key in fresh if fresh[key] == again[key]]
+                assert {k: server[k] for k in steady} == {k: fresh[k] for k in steady}, (
+                    " ".join(argv))
+                # A program whose very end depends on the machine's load (fork_memory_bomb:
+                # 30 children sleeping 3 s near a 5 s limit) must end as one fresh run did.
+                ends = [{k: seen[k] for k in STEADY} for seen in (fresh, again)]
+                assert {k: server[k] for k in STEADY} in ends, " ".join(argv)
+            if fresh["timed_out"]:
+                break
+    # Every workspace not sent fresh by its source had runs answered by its server.
+    served = sandbox.served(workspace, pack.limits)
+    assert bool(served) != bool(needs_fresh(workspace)) or fresh["timed_out"], served
+
+
+@pytest.mark.parametrize("pack_id", sorted(PACKS))
+def test_no_sample_is_sent_fresh_by_its_source(tmp_path, pack_id):
+    """The samples are the students' styles: the server must take all of them."""
+    pack = PACKS[pack_id]
+    for source in sorted((pack.fixtures_dir / "submissions").iterdir()):
+        if source.is_dir():
+            workspace = prepare(source, pack, tmp_path / source.name).workspace
+            assert needs_fresh(workspace) is None, source.name

@@ -21,6 +21,7 @@ from graders.intake import Intake, layouts
 from graders.intake.grouped import batches_in
 from graders.intake.roster import load_roster
 from graders.pack import project_root
+from graders.report import ReportWriter
 from graders.sandbox import Isolation
 from graders.times import load_times
 
@@ -174,8 +175,14 @@ def grade_one(request: BatchRequest, intake: Intake, where: gradebook.Where) -> 
     with console.progress_bar(len(intake.found), pack.id) as advance:
         request.progress = advance
         outcome = grade_batch(request)
-    for line in gradebook.change_lines(gradebook.after_run(where, request, outcome), pack.id):
+    changes = gradebook.after_run(where, request, outcome)
+    for line in gradebook.change_lines(changes, pack.id):
         console.console.print(console.printable(line), markup=False, soft_wrap=True)
+    if changes is not None:
+        ReportWriter(target, pack).write_index(
+            outcome.results, outcome.isolation, shared=outcome.shared,
+            changed=gradebook.changed_line(changes),
+            moved={c.name: f"{c.before:g} → {c.after:g} ({c.why})" for c in changes})
     missing = [r.student for r in outcome.results if r.status == "missing"]
     if missing:
         console.console.print("On the roster with no submission: "

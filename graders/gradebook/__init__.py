@@ -131,4 +131,4 @@ def change_lines(changes: list[Change] | None, assignment: str) -> list[str]:
         f"  {c.name}: {c.before:g} → {c.after:g} ({c.why})" for c in changes]
 
 
-__all__ += ["change_lines", "shown", "sync_overrides", "term_page"]
+__all__ += ["change_lines", "changed_line", "shown", "sync_overrides", "term_page"]

@@ -11,7 +11,7 @@ import csv
 import hashlib
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -98,12 +98,14 @@ class ReportWriter:
 
     def write_index(
         self, results: list[SubmissionResult], isolation: Isolation,
-        shared: Sequence[SharedLines] = (),
+        shared: Sequence[SharedLines] = (), changed: str | None = None,
+        moved: Mapping[str, str] | None = None,
     ) -> None:
         """``index.html``, ``marks.csv`` and ``results.json``, every result with the current
         overrides (a student page whose override changed is written again); the similarity
         section never stops this (nor changes a mark). ``shared``: the batch's class
-        consensus, listed for the instructor."""
+        consensus, listed for the instructor. ``changed``: the gradebook's line on the marks
+        that moved since the last run, and ``moved`` each such student's move and reason."""
         self._overrides = None  # read overrides.toml again: a TA may have edited it
         for result in results:
             before = _override_state(result)
@@ -122,6 +124,7 @@ class ReportWriter:
             tokens={r.student: stats.row_tokens(r, failures) for r in results},
             counts={r.student: stats.counted_tests(self.pack, r) for r in results},
             override_problems=problems, stale=overrides.stale(results), shared=shared,
+            changed=changed, moved=moved or {},
             similarity=similar.section(self.pack, results,
                                        cache=self.out_dir / "similarity.json"),
         )

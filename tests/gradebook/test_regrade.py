@@ -71,6 +71,10 @@ def test_a_regrade_after_a_pack_change_lists_exactly_whose_marks_moved(course: P
     term = (reports / "index.html").read_text()
     assert "marks changed since the last run: 1 students" in term
     assert term.count('data-testid="reason"') == 1 and "changed: the pack changed" in term
+    index = (reports / PACK / "index.html").read_text()
+    assert "marks changed since the last run: 1 students" in index
+    assert index.count('data-testid="moved"') == 1
+    assert "mark moved since the last run: 90 → 75 (the pack changed)" in index
 
     assert main(["history", PACK, "imports_math"]) == 0
     lines = capsys.readouterr().out.splitlines()

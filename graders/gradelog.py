@@ -10,6 +10,7 @@ route returns, so a pool or a cluster logs the same stages as this process.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,27 @@ from pathlib import Path
 LOG_NAME = "grade.log"
 FORMAT = "%(asctime)s %(levelname)-7s %(message)s"
 engine_log = logging.getLogger("graders")
+# C0 and C1 controls, DEL and the bidi controls: a student's name must not move a cursor or
+# reorder a line of the log, whoever reads it.
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def safe_text(text: str) -> str:
+    """``text`` as one printable line of UTF-8: lone surrogates (names read from bytes that
+    were not UTF-8) and control characters shown escaped."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", text)
+
+
+class SafeRecords(logging.Filter):
+    """Makes each record's message :func:`safe_text` before any handler sees it: a log line
+    names students, and a name can hold anything the file system can (a handler that cannot
+    encode it would drop the line, and pytest-xdist would stop the whole test run)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = safe_text(record.getMessage()), None
+        return True
 
 
 @contextmanager

@@ -34,6 +34,7 @@ import pytest
 from graders import fixtures
 from graders.checks import run_rules, title_of
 from graders.errors import GraderError
+from graders.gradelog import SafeRecords
 from graders.intake.base import Found
 from graders.intake.people import Settled, settle
 from graders.intake.roster import Roster
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # only the parent writes: a route's worker never imports the 
     from graders.report import ReportWriter
 
 log = logging.getLogger(__name__)
+log.addFilter(SafeRecords())
 # No terminal and no xdist: a grading session never prints or distributes itself.
 SESSION_FLAGS = ("-p", "no:terminal", "-p", "no:xdist", "-p", "no:xdist.looponfail")
 

@@ -47,3 +47,15 @@ def test_without_verbose_the_log_keeps_info_and_leaves_out_debug(tmp_path: Path)
 def test_the_pre_check_writes_no_log():
     with batch_log(None) as path:
         assert path is None
+
+
+def test_a_name_that_is_not_utf8_or_holds_escapes_is_logged_escaped(tmp_path: Path, caplog):
+    engine = logging.getLogger("graders.stages")
+    name = "bad_\udcff_name\x1b[2J\u202e"
+    with caplog.at_level(logging.INFO, logger="graders"), batch_log(tmp_path) as path:
+        engine.info("prepare: %s: %s", name, "a.py")
+    assert path is not None
+    logged = path.read_text(encoding="utf-8")
+    assert "prepare: bad_\\udcff_name\\x1b[2J\\u202e: a.py" in logged
+    # What pytest captured can travel to an xdist controller: every message encodes.
+    assert all(record.getMessage().encode("utf-8") for record in caplog.records)

@@ -1,6 +1,7 @@
 """What students are handed agrees with what the grader checks: every unit-test file the starter
 kit bundles passes on the reference and on every sample the pack gives full marks (among them
-one that takes a freedom the handout leaves, e.g. stonehenge's fractional rough_outcome).
+one that takes a freedom the handout leaves, e.g. a fractional estimate where the handout
+pins only a range).
 
 A bundled test stricter than the pack (pinning a value the pack leaves open) tells a student
 that a full-marks answer is wrong; one that fails on the reference is simply wrong. Both are

@@ -20,8 +20,8 @@ from typing import Any
 
 ENV = "GRADER_OBSERVE_DIR"
 MISSING = "(not asked)"
-# Keys of a driver's answer that measure the run, not the code's answer (stonehenge's strategy
-# reports how long a search took): two runs of the same code differ there.
+# Keys of a driver's answer that measure the run, not the code's answer (a strategy that
+# reports how long its search took): two runs of the same code differ there.
 VOLATILE = frozenset({"seconds"})
 
 

@@ -30,7 +30,7 @@ WHOLE = {
     "graders.checks", "graders.extras", "graders.handin", "graders.submissions",
     "graders.testing", "graders.verdict",
     "graders.plugin", "graders.fixtures", "graders.pack", "graders.packs",
-    "graders.specs", "graders.pack_specs", "graders.registry",
+    "graders.specs", "graders.pack_specs", "graders.registry", "graders.observe",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
 }
 WHOLE_DATA = ["problems.toml", "rules/messages.toml", "causes.toml", "verdict.toml"]

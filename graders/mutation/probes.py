@@ -1,5 +1,5 @@
 """Probes: the cases a ``handout-silent`` entry names to show its difference when the pack's own
-cases never reach it (a finished game given to pnt, the utility of an unfinished game of Nim).
+cases never reach it (a finished game given to a player program, the utility of an unfinished game).
 
 Each probe is a driver operation with its arguments, or a program's argv (and stdin). It is run
 on the mutant and on the unmutated reference in the sandbox, never graded, and its answers are

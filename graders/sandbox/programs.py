@@ -1,6 +1,6 @@
 """Parent side of the program server: a student's whole programs run in ONE sandbox.
 
-A pack that runs a student's program many times (pnt: 27 runs, altNim: 5) used to pay a
+A pack that runs a student's program many times (one pack runs 27 per student) used to pay a
 bubblewrap and an interpreter per run. :class:`ProgramServer` starts one sandbox per workspace
 with ``program_server.py`` in it; each run is a child forked by that server on a clean copy of
 the workspace, with its own stdin, stdout and stderr pipes (created and drained here, capped

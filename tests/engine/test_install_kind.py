@@ -22,6 +22,7 @@ import pytest
 
 from graders.pack import Pack, discover_packs, project_root
 from graders.selfcheck import expected_path, sample_sources
+from graders.tools import tools_dir
 from tests.venvs import fresh_venv, wheelhouse
 
 ROOT = project_root()
@@ -72,6 +73,8 @@ def marks(grade: Path, pack: Pack, cwd: Path, root: Path | None) -> dict[str, di
     env = {k: v for k, v in os.environ.items() if k not in ("GRADERS_ROOT", "VIRTUAL_ENV")}
     if root is not None:
         env["GRADERS_ROOT"] = str(root)
+    # Both installs use the tool environments `grade setup` built for this checkout.
+    env.setdefault("GRADER_TOOLS_DIR", str(tools_dir()))
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=1200, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -83,18 +83,27 @@ def test_server_runs_match_fresh_runs(sandbox, tmp_path, pack_id, source):
             if server != fresh:
                 again = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
                                                 extra=extra), pack)
-                steady = [key for key in fresh if fresh[key] == again[key]]
-                assert {k: server[k] for k in steady} == {k: fresh[k] for k in steady}, (
-                    " ".join(argv))
                 # A program whose very end depends on the machine's load (fork_memory_bomb:
-                # 30 children sleeping 3 s near a 5 s limit) must end as one fresh run did.
-                ends = [{k: seen[k] for k in STEADY} for seen in (fresh, again)]
-                assert {k: server[k] for k in STEADY} in ends, " ".join(argv)
+                # 30 children sleeping 3 s near a 5 s limit) may end either way on either
+                # path: one of two server runs must end as one of two fresh runs did.
+                if not _agrees(server, fresh, again):
+                    server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin,
+                                               extra=extra), pack)
+                assert _agrees(server, fresh, again), (" ".join(argv), server, fresh, again)
             if fresh["timed_out"]:
                 break
     # Every workspace not sent fresh by its source had runs answered by its server.
     served = sandbox.served(workspace, pack.limits)
     assert bool(served) != bool(needs_fresh(workspace)) or fresh["timed_out"], served
+
+
+def _agrees(server: dict, fresh: dict, again: dict) -> bool:
+    """The server's run matches on every field two fresh runs agree on, and ends as one of
+    them did."""
+    steady = [key for key in fresh if fresh[key] == again[key]]
+    ends = [{k: seen[k] for k in STEADY} for seen in (fresh, again)]
+    return ({k: server[k] for k in steady} == {k: fresh[k] for k in steady}
+            and {k: server[k] for k in STEADY} in ends)
 
 
 @pytest.mark.parametrize("pack_id", sorted(PACKS))

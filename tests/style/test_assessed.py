@@ -37,8 +37,10 @@ def run(**reports):
 def test_the_settings_come_from_the_declaration():
     settings = assessed.Settings.of(PACK)
     assert settings == assessed.Settings("a2_pyta.txt", ("stonehenge.py", "strategy.py"))
-    with pytest.raises(GraderError, match=r"\[settings\] python_ta"):
-        assessed.Settings.of(SimpleNamespace(id="demo", settings={}))
+    undeclared = SimpleNamespace(config="", files=[])
+    with pytest.raises(GraderError, match=r"declares no \[python_ta\] config and files"):
+        assessed.Settings.of(SimpleNamespace(
+            id="demo", declaration=SimpleNamespace(python_ta=undeclared)))
 
 
 def test_only_changed_files_that_parse_are_assessed_helpers_too():

@@ -33,8 +33,10 @@ def count_gradings() -> None:
     def counted(request, pending, options):
         test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
         mode = "check" if request.public_only else "full"
-        lines = "".join(f"{request.pack.id}\t{s.id}\t{_origin(s.source)}\t{test}\t"
-                        f"{_content(s.files, mode)}\n" for s in pending)
+        # One JSON line per submission (ASCII: a name may hold a newline, a tab or bytes
+        # that are not UTF-8, and must not split or break the line).
+        lines = "".join(json.dumps([request.pack.id, s.id, _origin(s.source), test,
+                                    _content(s.files, mode)]) + "\n" for s in pending)
         with Path(log).open("a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(lines)
         return routes(request, pending, options)
@@ -60,7 +62,7 @@ def summary() -> list[str]:
     log = os.environ.get(COUNT_ENV)
     if not log or not Path(log).is_file():
         return []
-    rows = [line.split("\t") for line in Path(log).read_text("utf-8").splitlines()]
+    rows = [json.loads(line) for line in Path(log).read_text("utf-8").splitlines() if line]
     samples = Counter(row[2] for row in rows if "/submissions/" in row[2])
     contents = Counter(row[4] for row in rows)
     sample_contents = {row[4] for row in rows if "/submissions/" in row[2]}

@@ -74,7 +74,7 @@ def marks(grade: Path, pack: Pack, cwd: Path, root: Path | None) -> dict[str, di
     if root is not None:
         env["GRADERS_ROOT"] = str(root)
     # Both installs use the tool environments `grade setup` built for this checkout.
-    env.setdefault("GRADER_TOOLS_DIR", str(tools_dir()))
+    env["GRADER_TOOLS_DIR"] = env.get("GRADER_TOOLS_DIR") or str(tools_dir())
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=1200, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -9,16 +9,11 @@ from fd ``RESPONSE_FD``: a 4-byte big-endian length, then UTF-8 JSON. Student ``
 never shares these pipes: during a call ``sys.stdout``/``sys.stderr`` are capped buffers
 returned in the response; the real fds 1 and 2 go to a pipe the grader drains and caps.
 
-The answer channel is out of student code's reach: the request number lives only in
-:func:`serve`'s frame (frames are refused by the guard, ``child_guard.py``), the pipes are
-closed in forked children and never inherited by programs, a worker left with a student thread
-stops before it reads the next request, and the answer is encoded by functions bound before any
-student code ran (:class:`Channel`). Every answer is signed with a key the keeper sends before
-any student code exists (its own, not the grader's), so an answer written by student code or
-rewritten by a relay process is thrown away; the process is non-dumpable, so its memory is
-closed to every process, itself included (:func:`_hide_memory`). Each answer carries
-``watches``: what the guard's recursion watches found during the call, drained from the guard
-by this frame only; the keeper checks it all as plain data (``keeper.problem_with``).
+The request number lives only in :func:`serve`'s frame (the guard refuses frames); the pipes
+are closed in forked children; a student thread left running stops the worker; answers are
+encoded by functions bound before student code ran (:class:`Channel`) and signed with the
+keeper's key for this child; the process is non-dumpable (:func:`_hide_memory`). Each answer
+carries ``watches`` (the guard's recursion watches), checked by the keeper as plain data.
 """
 
 from __future__ import annotations

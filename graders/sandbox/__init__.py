@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from graders.sandbox.cgroups import MemoryCgroups
 from graders.sandbox.isolation import (
@@ -83,6 +84,12 @@ class RunResult:
         return lines[-1] if lines else "no error message"
 
 
+
+class Killable(Protocol):
+    """A long-lived sandboxed process (a worker's keeper, a program server)."""
+
+    def kill(self) -> None: ...
+
 class Sandbox:
     """Runs untrusted code under one isolation level."""
 
@@ -127,6 +134,17 @@ class Sandbox:
     def release_uid(self, uid: int) -> None:
         """Kill anything still running under ``uid`` (escapes from the group), then free it."""
         self._uids.release(uid)
+
+    def end(self, process: Killable | None, uid: int | None,
+            scratch: Path | None) -> None:
+        """End one long-lived sandboxed process: kill it, free its uid (and whatever still runs
+        under it), discard its scratch copy; each part may be missing (never started)."""
+        if process is not None:
+            process.kill()
+        if uid is not None:
+            self.release_uid(uid)
+        if scratch is not None:
+            self.discard(scratch)
 
     def harness_for(self, driver: Path) -> Path:
         """A read-only folder with ``keeper.py`` (holds the grader's channel), ``child.py``

@@ -247,15 +247,8 @@ class ProgramServer:
         if self.channel is not None:
             self.channel.close()
             self.channel = None
-        if self.process is not None:
-            self.process.kill()
-            self.process = None
-        if self.uid is not None:
-            self.sandbox.release_uid(self.uid)
-            self.uid = None
-        if self.scratch is not None:
-            self.sandbox.discard(self.scratch)
-            self.scratch = None
+        self.sandbox.end(self.process, self.uid, self.scratch)
+        self.process = self.uid = self.scratch = None
 
 
 def _exit_of(answer: dict[str, Any] | str) -> int | None:

@@ -98,15 +98,8 @@ class Worker:
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._requests = self._responses = -1
-        if self.process is not None:
-            self.process.kill()
-            self.process = None
-        if self.uid is not None:
-            self.sandbox.release_uid(self.uid)
-            self.uid = None
-        if self.scratch is not None:
-            self.sandbox.discard(self.scratch)
-            self.scratch = None
+        self.sandbox.end(self.process, self.uid, self.scratch)
+        self.process = self.uid = self.scratch = None
 
     def __enter__(self) -> Worker:
         return self

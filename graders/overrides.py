@@ -3,8 +3,11 @@
 Each ``[[override]]`` table sets one criterion (or the ``total``) of one student to ``points``,
 with a required ``comment``, who made it (``by``) and when (``at``). ``code`` is the digest of
 the student's files when the override was made (``grade override`` records it): a regrade keeps
-every override and flags the ones whose student's code changed since. The grader's own mark is
-never lost: each overridden criterion keeps it in ``automatic`` and the result in
+every override and flags the ones whose student's code changed since. ``lms_id`` is the
+student's LMS id when the export gave one (``grade override`` records it): the entry then
+follows that id, not the report's name, so a second student of the same name, or a name the
+LMS spells differently next time, can never take another student's override. The grader's
+own mark is never lost: each overridden criterion keeps it in ``automatic`` and the result in
 ``automatic_total``, and applying overrides again starts from those, so it can be repeated.
 
 The latest override of a criterion wins; earlier ones stay in the file and on the page,
@@ -35,6 +38,7 @@ HEADER = """\
 # Never delete an entry to undo it: add a newer one (the latest of a criterion wins).
 """
 REQUIRED = ("student", "criterion", "points", "comment", "by", "at")
+OPTIONAL = ("code", "lms_id")
 
 
 @dataclass(frozen=True)
@@ -48,12 +52,15 @@ class Override:
     by: str
     at: str
     code: str = ""
+    lms_id: str = ""
 
     def to_toml(self) -> str:
         """This entry as one ``[[override]]`` table."""
         lines = ["[[override]]"]
-        for key in ("student", "criterion", "points", "comment", "by", "at", "code"):
+        for key in ("student", "criterion", "points", "comment", "by", "at", "code", "lms_id"):
             value = getattr(self, key)
+            if key == "lms_id" and not value:
+                continue
             lines.append(f"{key} = {_toml_value(value)}")
         return "\n".join(lines) + "\n"
 
@@ -106,7 +113,7 @@ def parse(table: Any) -> Override:
     missing = [key for key in REQUIRED if key not in table or table[key] in ("", None)]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
-    unknown = sorted(set(table) - {*REQUIRED, "code"})
+    unknown = sorted(set(table) - {*REQUIRED, *OPTIONAL})
     if unknown:
         raise ValueError(f"unknown key(s) {', '.join(unknown)}")
     points = table["points"]
@@ -120,7 +127,7 @@ def parse(table: Any) -> Override:
         student=texts["student"], criterion=texts["criterion"].strip(), points=float(points),
         comment=texts["comment"].strip(), by=texts["by"].strip(),
         at=at.isoformat() if isinstance(at, datetime) else str(at),
-        code=str(table.get("code", "")),
+        code=str(table.get("code", "")), lms_id=str(table.get("lms_id", "")).strip(),
     )
 
 
@@ -166,7 +173,7 @@ def apply(result: SubmissionResult, entries: Iterable[Override]) -> None:
     """Apply the (checked) entries for ``result.student``, in file order, the latest of each
     criterion winning. Starts from the grader's marks, so applying again changes nothing."""
     restore(result)
-    mine = [entry for entry in entries if entry.student == result.student]
+    mine = [entry for entry in entries if owns(result, entry)]
     if not mine:
         return
     marks = {mark.id: mark for mark in result.criteria}
@@ -194,20 +201,42 @@ def apply(result: SubmissionResult, entries: Iterable[Override]) -> None:
     result.total = round(min(max(total, 0.0), result.max_total or total), 2)
 
 
+def owns(result: SubmissionResult, entry: Override) -> bool:
+    """Whether ``entry`` is ``result``'s: by LMS id when the entry has one, else by the
+    report's name."""
+    if entry.lms_id:
+        return entry.lms_id == result.lms_id
+    return entry.student == result.student
+
+
 def usable(entries: Iterable[Override], results: Iterable[SubmissionResult]
            ) -> tuple[list[Override], list[str]]:
     """The entries that apply to ``results``, and why each other one does not."""
-    by_student = {result.student: result for result in results}
+    results = list(results)
     kept, problems = [], []
     for entry in entries:
-        result = by_student.get(entry.student)
-        why = (f"no student {entry.student!r} in this batch" if result is None
-               else check(entry, result))
+        owners = [result for result in results if owns(result, entry)]
+        why = (_nobody(entry) if not owners
+               else _several(entry, owners) if len(owners) > 1
+               else check(entry, owners[0]))
         if why:
             problems.append(f"{FILE_NAME}: {why}; it is not applied")
         else:
             kept.append(entry)
     return kept, problems
+
+
+def _nobody(entry: Override) -> str:
+    if entry.lms_id:
+        return (f"no student with LMS id {entry.lms_id!r} (recorded for {entry.student!r}) "
+                "in this batch")
+    return f"no student {entry.student!r} in this batch"
+
+
+def _several(entry: Override, owners: list[SubmissionResult]) -> str:
+    names = ", ".join(repr(result.student) for result in owners)
+    return (f"LMS id {entry.lms_id!r} (recorded for {entry.student!r}) is on {len(owners)} "
+            f"students ({names}), so it is applied to none")
 
 
 def apply_all(results: Iterable[SubmissionResult], path: Path) -> list[str]:

@@ -46,7 +46,7 @@ def command(assignment: str, student: str, criterion: str, points: float, commen
     entry = overrides.Override(
         student=result.student, criterion=criterion.strip(), points=points,
         comment=comment.strip(), by=by.strip(), at=overrides.now(),
-        code=overrides.code_digest(result.files),
+        code=overrides.code_digest(result.files), lms_id=result.lms_id,
     )
     why = overrides.check(entry, result)
     if why:

@@ -121,3 +121,4 @@ class Override(Base):
     by: Mapped[str] = mapped_column(String(300))
     at: Mapped[str] = mapped_column(String(40))
     code: Mapped[str] = mapped_column(String(64), default="")
+    lms_id: Mapped[str] = mapped_column(String(300), default="")  # the entry follows this id

@@ -102,7 +102,7 @@ class Gradebook:
     def overrides(self, assignment: str) -> list[Override]:
         """The assignment's overrides, oldest first (the latest of a criterion wins)."""
         return [Override(student=r.student, criterion=r.criterion, points=r.points,
-                         comment=r.comment, by=r.by, at=r.at, code=r.code)
+                         comment=r.comment, by=r.by, at=r.at, code=r.code, lms_id=r.lms_id)
                 for r in self.override_rows(assignment)]
 
     def import_overrides(self, assignment: str, entries: Iterable[Override]) -> int:
@@ -180,7 +180,7 @@ def _override_row(assignment: str, entry: Override, from_points: float | None
     return schema.Override(assignment_id=assignment, student=entry.student,
                            criterion=entry.criterion, from_points=from_points,
                            points=entry.points, comment=entry.comment, by=entry.by, at=entry.at,
-                           code=entry.code)
+                           code=entry.code, lms_id=entry.lms_id)
 
 
 def _engine(url: str) -> Engine:

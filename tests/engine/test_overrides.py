@@ -160,6 +160,36 @@ def test_checks_name_unknown_criteria_students_and_out_of_range_points():
     assert kept == [entry()] and "no student 'nobody'" in problems[0]
 
 
+def test_an_override_follows_the_lms_id_when_two_students_share_a_name():
+    # Run 1 reported LMS id 101 as "Alex Smith" and 102 as "Alex Smith (2)"; a late
+    # submission reordered the export, so run 2 reports them the other way round.
+    first = result("Alex Smith", lms_id="101", display_name="Alex Smith")
+    second = result("Alex Smith (2)", lms_id="102", display_name="Alex Smith")
+    recorded = entry(student="Alex Smith", lms_id="101")
+    swapped = [replace(first, student="Alex Smith (2)"), replace(second, student="Alex Smith")]
+    kept, problems = overrides.usable([recorded], swapped)
+    assert (kept, problems) == ([recorded], [])
+    for r in swapped:
+        overrides.apply(r, kept)
+    assert [(r.lms_id, r.total) for r in swapped] == [("101", 60.0), ("102", 40.0)]
+
+
+def test_an_lms_id_on_no_student_or_on_two_is_applied_to_nobody():
+    twins = [result("a", lms_id="7"), result("b", lms_id="7")]
+    _, problems = overrides.usable([entry(lms_id="7")], twins)
+    assert "LMS id '7' (recorded for 'alice') is on 2 students ('a', 'b')" in problems[0]
+    _, problems = overrides.usable([entry(lms_id="8")], [result(lms_id="9")])
+    assert "no student with LMS id '8' (recorded for 'alice')" in problems[0]
+
+
+def test_the_lms_id_round_trips_and_an_entry_without_one_writes_no_line(tmp_path):
+    path = tmp_path / overrides.FILE_NAME
+    overrides.append(path, entry(lms_id="s-0042"))
+    overrides.append(path, entry())
+    assert overrides.load(path) == ([entry(lms_id="s-0042"), entry()], [])
+    assert path.read_text(encoding="utf-8").count("lms_id") == 1
+
+
 # -- reports --------------------------------------------------------------------------------
 
 

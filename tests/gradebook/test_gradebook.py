@@ -39,13 +39,13 @@ def test_the_default_is_an_sqlite_file_in_the_reports_folder(tmp_path, monkeypat
     assert url_for(str(tmp_path / "x.sqlite"), tmp_path) == f"sqlite:///{tmp_path / 'x.sqlite'}"
 
 
-def test_opening_migrates_to_the_first_version_once(book: Gradebook, tmp_path):
+def test_opening_migrates_to_the_latest_version_once(book: Gradebook, tmp_path):
     tables = set(sa.inspect(book.engine).get_table_names())
     assert {"assignment", "student", "run", "result", "mark", "outcome", "override",
             "alembic_version"} <= tables
     with book.engine.connect() as connection:
         assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).all() == [
-            ("0001",)]
+            ("0002",)]
     again = Gradebook(book.url)  # at head already: nothing to do
     assert again.assignments() == []
     again.close()
@@ -125,6 +125,29 @@ def test_the_overrides_file_is_imported_and_exported_keeping_hand_written_lines(
     assert [e.student for e in overrides.load(path)[0]] == ["bob", "carol"]
     sync_overrides(book, "altnim", folder)  # nothing new either way
     assert path.read_text() == text and len(book.overrides("altnim")) == 2
+
+
+def test_a_first_version_gradebook_keeps_its_overrides_and_learns_lms_ids(tmp_path):
+    from alembic import command
+    from alembic.config import Config
+
+    from graders.gradebook.store import MIGRATIONS
+
+    book = open_gradebook(None, tmp_path)
+    old = overrides.Override("bob", "eval", 3.0, "by hand", "me", "2026-01-01T00:00:00+00:00")
+    book.add_override("altnim", old, 1.0)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with book.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+    assert "lms_id" not in {c["name"] for c in sa.inspect(book.engine).get_columns("override")}
+    book.close()
+    again = open_gradebook(None, tmp_path)  # opening migrates to the latest version
+    assert again.overrides("altnim") == [old]
+    again.add_override("altnim", replace(old, lms_id="s-7"), 1.0)
+    assert [e.lms_id for e in again.overrides("altnim")] == ["", "s-7"]
+    again.close()
 
 
 def test_the_term_page_shows_every_assignment_for_the_class(book: Gradebook, tmp_path):

@@ -12,9 +12,10 @@ driver's operations one by one in milliseconds. The layout is the sandbox's:
   (``harness_kit``), with the harness folder, then the workspace, first on ``sys.path`` and
   the workspace as the working folder, as the child has them.
 - :func:`on_path` is that isolation alone, to import a workspace's own modules (``import
-  games``). On leaving, every module imported from the workspace or the harness is dropped and
-  any module of the same name imported before is put back, so workspaces never leak into each
-  other or into other packs' tests (``game_state`` is a module of several packs).
+  games``); :func:`reference_module` imports one module of the reference that way. On
+  leaving, every module imported from the workspace or the harness is dropped and any module
+  of the same name imported before is put back, so workspaces never leak into each other or
+  into other packs' tests (``game_state`` is a module of several packs).
 
 The sandbox guard is not here: a driver's call that asks the guard for something (an audit
 event) gets no answer in process.
@@ -118,6 +119,14 @@ def driver_on(pack: Pack, workspace: Path) -> Iterator[ModuleType]:
             yield importlib.import_module(DRIVER_MODULE)
 
 
+def reference_module(pack: Pack, name: str) -> ModuleType:
+    """Module ``name`` of ``pack``'s reference, imported on a workspace of the reference, for
+    the caller alone (not left in ``sys.modules``: the template has a module of that name)."""
+    with (tempfile.TemporaryDirectory(prefix="reference-") as folder,
+          on_path(workspace(pack, Path(folder), pack.reference_dir))):
+        return importlib.import_module(name)
+
+
 def terminal(answers: Iterable[str], function: Callable[..., Any], *args: Any) -> tuple[Any, str]:
     """``function(*args)`` with ``input()`` answering ``answers``: its value, and what a
     terminal would show (the prompts, the typed lines and everything printed)."""
@@ -129,13 +138,14 @@ def terminal(answers: Iterable[str], function: Callable[..., Any], *args: Any) -
 
 @pytest.fixture
 def load_driver(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., Any]]:
-    """``load_driver(*folders, files=None, edits=None)``: the driver of the test module's
-    ``PACK``, loaded by :func:`driver_on` on a :func:`workspace` of its own, for the test."""
-    pack = request.module.PACK
+    """``load_driver(*folders, files=None, edits=None, pack=None)``: the driver of ``pack``
+    (default: the test module's ``PACK``), loaded by :func:`driver_on` on a :func:`workspace`
+    of its own, for the test."""
     with ExitStack() as stack:
 
         def load(*folders: Path, files: Mapping[str, str] | None = None,
-                 edits: Edits | None = None) -> ModuleType:
+                 edits: Edits | None = None, pack: Pack | None = None) -> ModuleType:
+            pack = pack or request.module.PACK
             dest = workspace(pack, tmp_path / f"workspace-{next(count)}", *folders, files=files,
                              edits=edits)
             return stack.enter_context(driver_on(pack, dest))

@@ -140,7 +140,8 @@ def terminal(answers: Iterable[str], function: Callable[..., Any], *args: Any) -
 def load_driver(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., Any]]:
     """``load_driver(*folders, files=None, edits=None, pack=None)``: the driver of ``pack``
     (default: the test module's ``PACK``), loaded by :func:`driver_on` on a :func:`workspace`
-    of its own, for the test."""
+    of its own, for the test. The latest load wins ``sys.path``: a driver loaded before it
+    that imports student modules per call would import them from the latest workspace."""
     with ExitStack() as stack:
 
         def load(*folders: Path, files: Mapping[str, str] | None = None,

@@ -43,12 +43,13 @@ def watching_recursion(func: Any, game: Any) -> tuple[Any, str | None]:
 
 @pytest.fixture
 def stonehenge(load_driver):
-    """``stonehenge(*folders, files=None)``: the driver on a workspace of the starter, then
-    the folders and files. The guard is not in process: the driver's recursion watch, the seam
-    its docstring names, is played by :func:`watching_recursion`."""
+    """``stonehenge(*folders, files=None, edits=None)``: the driver on a workspace of the
+    starter, then the folders, files and edits (``load_driver``). The guard is not in process:
+    the driver's recursion watch, the seam its docstring names, is played by
+    :func:`watching_recursion`."""
 
-    def load(*folders: Path, files: dict[str, str] | None = None):
-        driver = load_driver(PACK.templates_dir, *folders, files=files, pack=PACK)
+    def load(*folders: Path, **changes: Any):
+        driver = load_driver(PACK.templates_dir, *folders, pack=PACK, **changes)
         driver._watching_recursion = watching_recursion
         return driver
 

@@ -107,10 +107,9 @@ def test_bare_template_fails_per_call(stonehenge):
 
 
 def test_mixed_workspace_aliases_reference_classes(stonehenge):
-    interface = (REFERENCE / "game_interface.py").read_text().replace(
+    module = stonehenge(REFERENCE, edits={"game_interface.py": [(
         "from stonehenge import StonehengeGame",
-        "from stonehenge import StoneHenge as StonehengeGame")
-    module = stonehenge(REFERENCE, files={"game_interface.py": interface})
+        "from stonehenge import StoneHenge as StonehengeGame")]})
     assert module.strategy("mi", 2, True, list("AFD"), mixed=True)["move"] == "E"
 
 
@@ -166,8 +165,7 @@ def test_a_game_plays_to_its_end_through_the_starters_loop(driver):
 
 
 def test_a_game_that_does_not_end_is_caught_in_the_loop(stonehenge):
-    never_over = (REFERENCE / "stonehenge.py").read_text().replace(
-        'return state.get_winner() != ""', "return False")
-    module = stonehenge(REFERENCE, files={"stonehenge.py": never_over})
+    module = stonehenge(REFERENCE, edits={"stonehenge.py": [
+        ('return state.get_winner() != ""', "return False")]})
     with pytest.raises(RuntimeError, match="after A G D E F"):
         module.play_interface(2, True, list("AGDEF"))

@@ -17,6 +17,7 @@ from graders.outcomes import BatchOutcome
 from graders.pack import get_pack
 from graders.selfcheck import sample_sources, sample_times
 from tests.gradings import count_gradings, summary
+from tests.in_process import load_driver  # noqa: F401 - a fixture for the packs' self-tests
 from tests.run_cache import RunCache, run_root
 
 

@@ -62,7 +62,7 @@ def names(folder: Path) -> set[str]:
 
 def test_the_toy_is_four_folders_and_one_declaration(pack: Pack):
     assert names(ROOT) == {"packs", "student_templates", "reference_solutions", "fixtures",
-                           "conftest.py", "test_toy_assignment.py"}
+                           "conftest.py", "test_toy_assignment.py", "test_toy_driver.py"}
     for tree in ("packs", "student_templates", "reference_solutions", "fixtures"):
         assert names(ROOT / tree) == {PACK_ID}
     assert pack.dir == ROOT / "packs" / PACK_ID

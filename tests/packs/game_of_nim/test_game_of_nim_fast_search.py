@@ -9,10 +9,13 @@ buggy) games, whose moves the grader also searches.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
+from types import SimpleNamespace as NimEnv
 
 import pytest
-from game_of_nim_harness import SUBMISSIONS, NimEnv, install
+
+from graders.pack import get_pack
+
+SUBMISSIONS = get_pack("game_of_nim").fixtures_dir / "submissions"
 
 # Every board of 1-2 rows of 0..6 objects, 3 rows of 0..4 and 4 rows of 0..2.
 BOARDS = [
@@ -58,22 +61,18 @@ def disagreements(env: NimEnv, make_game, boards: list) -> list:
 
 
 @pytest.mark.parametrize("rule", ["misere", "normal"])
-def test_same_move_as_alpha_beta_on_every_small_board(
-    monkeypatch: pytest.MonkeyPatch, rule: str
-) -> None:
-    env = install(monkeypatch)
+def test_same_move_as_alpha_beta_on_every_small_board(env: NimEnv, rule: str) -> None:
     assert disagreements(env, lambda b: env.nim.GameOfNim(b, rule=rule), BOARDS) == []
 
 
 @pytest.mark.parametrize("sample", PURE_SAMPLES)
-def test_same_move_on_sample_submission_games(monkeypatch: pytest.MonkeyPatch, sample: str) -> None:
-    env = install(monkeypatch, SUBMISSIONS / sample / "game_of_nim.py")
+def test_same_move_on_sample_submission_games(nim, sample: str) -> None:
+    env = nim(SUBMISSIONS / sample)
     small = [board for board in BOARDS if sum(board) <= 6]
     assert disagreements(env, env.nim.GameOfNim, small) == []
 
 
-def test_levels_alternate_by_depth_as_in_alpha_beta(monkeypatch: pytest.MonkeyPatch) -> None:
-    env = install(monkeypatch)
+def test_levels_alternate_by_depth_as_in_alpha_beta(env: NimEnv) -> None:
 
     class ExtraTurn(env.nim.GameOfNim):
         """Emptying a row earns another move: turns no longer alternate with depth."""
@@ -86,8 +85,7 @@ def test_levels_alternate_by_depth_as_in_alpha_beta(monkeypatch: pytest.MonkeyPa
     assert disagreements(env, ExtraTurn, small) == []
 
 
-def test_same_move_on_the_textbook_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    env = install(monkeypatch)
+def test_same_move_on_the_textbook_games(env: NimEnv) -> None:
     g = env.games
     fig52 = g.Fig52Game()
     for state in "ABCD":
@@ -99,8 +97,7 @@ def test_same_move_on_the_textbook_games(monkeypatch: pytest.MonkeyPatch) -> Non
         assert env.driver.fast_alpha_beta(state, ttt) == g.alpha_beta_search(state, ttt)
 
 
-def test_the_handout_board_is_searched_quickly(monkeypatch: pytest.MonkeyPatch) -> None:
-    env = install(monkeypatch)
+def test_the_handout_board_is_searched_quickly(env: NimEnv) -> None:
     game = env.nim.GameOfNim([7, 5, 3, 1])
     after = game.result(game.initial, (0, 1))
     assert env.driver.fast_alpha_beta(game.initial, game) == (0, 1)
@@ -116,4 +113,4 @@ def test_the_handout_board_is_searched_quickly(monkeypatch: pytest.MonkeyPatch) 
 
 def test_samples_exist() -> None:
     for sample in PURE_SAMPLES:
-        assert Path(SUBMISSIONS / sample / "game_of_nim.py").is_file()
+        assert (SUBMISSIONS / sample / "game_of_nim.py").is_file()

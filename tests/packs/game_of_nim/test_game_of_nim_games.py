@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+from types import SimpleNamespace as NimEnv
 
 import pytest
-from game_of_nim_harness import TEMPLATES, NimEnv, install
 
+from graders.pack import get_pack
 
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch) -> NimEnv:
-    return install(monkeypatch)
+TEMPLATES = get_pack("game_of_nim").templates_dir
 
 
 def test_gamestate_fields_in_textbook_order(env: NimEnv) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from game_of_nim_harness import PACK as PACK_DIR
-from game_of_nim_harness import NimEnv, install
 
 from graders.pack import get_pack
 from graders.packs.game_of_nim.checks import TRANSCRIPT, handout_game
@@ -31,10 +29,7 @@ def test_golden_run_plays_the_handouts_game_under_the_graded_rule():
 
 
 @pytest.mark.parametrize(("rule", "last_move"), [("misere", "(1, 1)"), ("normal", "(1, 2)")])
-def test_handout_game_finishes_under_either_rule(
-    monkeypatch: pytest.MonkeyPatch, rule: str, last_move: str
-) -> None:
-    env: NimEnv = install(monkeypatch)
+def test_handout_game_finishes_under_either_rule(env, rule: str, last_move: str) -> None:
     board, typed, _ = handout_game(PACK)
     out = env.driver.replay(board, typed, rule)
     assert out["error"] is None
@@ -47,7 +42,7 @@ def words(text: str) -> str:
 
 def test_every_criterion_quotes_the_handout() -> None:
     # fixtures/game_of_nim/handout.txt is the course's handout, as distributed.
-    handout = words((PACK_DIR.parents[2] / "fixtures" / "game_of_nim" / "handout.txt").read_text())
+    handout = words((PACK.fixtures_dir / "handout.txt").read_text())
     for criterion in PACK.declaration.criteria:
         quote = words(criterion.handout)
         assert quote.startswith("instructor's choice: ") or quote in handout, criterion.id

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace as NimEnv
+
 import pytest
-from game_of_nim_harness import NimEnv, install, scripted_run
 
-
-@pytest.fixture
-def env(monkeypatch: pytest.MonkeyPatch) -> NimEnv:
-    return install(monkeypatch)
+from tests.in_process import terminal
 
 
 def test_initial_state_of_the_spec_board(env: NimEnv) -> None:
@@ -72,9 +70,9 @@ def test_first_player_loses_the_handout_board_under_misere(env: NimEnv) -> None:
     assert {value for _, value in values} == {-1}
 
 
-def test_main_program_plays_the_handout_game(env: NimEnv, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_main_program_plays_the_handout_game(env: NimEnv) -> None:
     typed = ["(1,1)", "(3,1)", "(2,1)"]
-    utility, out = scripted_run(monkeypatch, typed, env.play.main, [0, 5, 3, 1])
+    utility, out = terminal(typed, env.play.main, [0, 5, 3, 1])
     assert utility is None
     lines = out.splitlines()
     assert lines[:3] == ["board: [0, 5, 3, 1]", "(1, 3)", "board: [0, 2, 3, 1]"]

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from game_of_nim_harness import HANDOUT_TRANSCRIPT, REFERENCE, SUBMISSIONS, TEMPLATES
+
+from graders.pack import get_pack
+
+PACK = get_pack("game_of_nim")
+SUBMISSIONS, TEMPLATES = PACK.fixtures_dir / "submissions", PACK.templates_dir
 
 
 @pytest.fixture(scope="module")
@@ -14,7 +18,7 @@ def results(sample_results):
 def test_reference_and_bare_template_samples_are_current():
     reference = (SUBMISSIONS / "reference" / "game_of_nim.py").read_text()
     template = (SUBMISSIONS / "bare_template" / "game_of_nim.py").read_text()
-    assert reference == REFERENCE.read_text()
+    assert reference == (PACK.reference_dir / "game_of_nim.py").read_text()
     assert template == (TEMPLATES / "game_of_nim.py").read_text()
 
 
@@ -54,6 +58,6 @@ def test_correct_real_style_work_reaches_95(results, name):
     assert results[name].total >= 95, results[name].total
 
 
-def test_golden_transcript_is_the_handouts_game():
+def test_golden_transcript_is_the_handouts_game(handout_words):
     golden = (TEMPLATES / "handout.transcript").read_text()
-    assert golden.split() == HANDOUT_TRANSCRIPT.split()
+    assert golden.split() == handout_words

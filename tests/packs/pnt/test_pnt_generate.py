@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 
+from graders.pack import get_pack
 from graders.packs.pnt import generate as gen
 from graders.packs.pnt.checks import Position, parse_cases
 from graders.packs.pnt.oracle import position_error
+from tests.in_process import reference_module
 
-REFERENCE = Path(__file__).resolve().parents[3] / "reference_solutions" / "pnt" / "pnt.py"
 POSITIONS = gen.generate(seed=2021, count=200)
-
-
-def load_reference():
-    """Import the reference program under a name of its own (the template is also pnt.py)."""
-    spec = importlib.util.spec_from_file_location("pnt_reference", REFERENCE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_same_seed_same_positions() -> None:
@@ -83,6 +74,6 @@ def test_command_line_prints_a_case_file(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_reference_answers_generated_cases_within_the_node_budget() -> None:
-    pnt = load_reference()
+    pnt = reference_module(get_pack("pnt"), "pnt")
     visited = [pnt.alpha_beta_search(p.n, list(p.taken), p.depth)[2] for p in POSITIONS]
     assert max(visited) <= gen.NODE_BUDGET

@@ -6,29 +6,16 @@ token whose minimax value is optimal; its counters must describe a subtree of th
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from graders.pack import get_pack
 from graders.packs.pnt.checks import Position
 from graders.packs.pnt.generate import generate
 from graders.packs.pnt.oracle import legal_moves
+from tests.in_process import reference_module
 
-ROOT = Path(__file__).resolve().parents[3]
-REFERENCE = ROOT / "reference_solutions" / "pnt" / "pnt.py"
-
-
-def load_reference():
-    """Import the reference program under a name of its own (the template is also pnt.py)."""
-    spec = importlib.util.spec_from_file_location("pnt_reference", REFERENCE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pnt = load_reference()
+pnt = reference_module(get_pack("pnt"), "pnt")
 
 
 def minimax(n: int, taken: list[int], depth: int, limit: int | None, counts: dict) -> float:

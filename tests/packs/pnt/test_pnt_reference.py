@@ -8,27 +8,17 @@ counts are (visited, evaluated, max depth); ABF = (visited - 1) / (visited - eva
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-REFERENCE = ROOT / "reference_solutions" / "pnt" / "pnt.py"
-OFFICIAL = ROOT / "student_templates" / "pnt"
+from graders.pack import get_pack
+from tests.in_process import reference_module
 
-
-def load_reference():
-    """Import the reference program under a name of its own (the template is also pnt.py)."""
-    spec = importlib.util.spec_from_file_location("pnt_reference", REFERENCE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pnt = load_reference()
+PACK = get_pack("pnt")
+REFERENCE, OFFICIAL = PACK.reference_dir / "pnt.py", PACK.templates_dir
+pnt = reference_module(PACK, "pnt")
 
 
 def run_reference(args: str) -> str:

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
-from stonehenge_testkit import (
-    REFERENCE,
-    SIDE_2,
-    SIDE_2_AGDEF,
-    loaded,
-    make_workspace,
-)
+from stonehenge_boards import SIDE_2, SIDE_2_AGDEF
 
+from graders.pack import get_pack
 from graders.packs.stonehenge import oracle
 
-
-@pytest.fixture
-def driver(tmp_path, monkeypatch):
-    with loaded(make_workspace(tmp_path / "ws"), monkeypatch) as module:
-        yield module
+PACK = get_pack("stonehenge")
+REFERENCE, SAMPLES = PACK.reference_dir, PACK.fixtures_dir / "submissions"
 
 
 def plain(value):
@@ -96,42 +89,36 @@ def iterative_minimax_strategy(game):
 '''
 
 
-def test_recursion_is_caught_at_run_time(tmp_path, monkeypatch):
-    workspace = make_workspace(tmp_path / "ws")
-    (workspace / "strategy_base.py").write_text((REFERENCE / "strategy.py").read_text())
-    (workspace / "strategy.py").write_text(RECURSIVE_ITERATIVE)
-    with loaded(workspace, monkeypatch) as module:
-        result = module.strategy("mi", 2, True, list("AFD"), watch_recursion=True)
+def test_recursion_is_caught_at_run_time(stonehenge):
+    base = (REFERENCE / "strategy.py").read_text()
+    module = stonehenge(REFERENCE, files={"strategy_base.py": base,
+                                          "strategy.py": RECURSIVE_ITERATIVE})
+    result = module.strategy("mi", 2, True, list("AFD"), watch_recursion=True)
     assert result["recursion"] == "helper" and result["move"] == "E"
 
 
-def test_bare_template_fails_per_call(tmp_path, monkeypatch):
-    with loaded(make_workspace(tmp_path / "ws", reference=False), monkeypatch) as module:
-        info = module.interface()
-        assert "h" not in info["games"]
-        with pytest.raises(NotImplementedError):
-            module.new_game(2)
-        with pytest.raises(KeyError):
-            module.strategy("mr", 2)
+def test_bare_template_fails_per_call(stonehenge):
+    module = stonehenge()
+    assert "h" not in module.interface()["games"]
+    with pytest.raises(NotImplementedError):
+        module.new_game(2)
+    with pytest.raises(KeyError):
+        module.strategy("mr", 2)
 
 
-def test_mixed_workspace_aliases_reference_classes(tmp_path, monkeypatch):
-    interface = (REFERENCE / "game_interface.py").read_text().replace(
+def test_mixed_workspace_aliases_reference_classes(stonehenge):
+    module = stonehenge(REFERENCE, edits={"game_interface.py": [(
         "from stonehenge import StonehengeGame",
-        "from stonehenge import StoneHenge as StonehengeGame")
-    workspace = make_workspace(tmp_path / "ws", {"game_interface.py": interface})
-    with loaded(workspace, monkeypatch) as module:
-        assert module.strategy("mi", 2, True, list("AFD"), mixed=True)["move"] == "E"
+        "from stonehenge import StoneHenge as StonehengeGame")]})
+    assert module.strategy("mi", 2, True, list("AFD"), mixed=True)["move"] == "E"
 
 
-def test_a_failing_field_spoils_only_itself(tmp_path, monkeypatch):
+def test_a_failing_field_spoils_only_itself(stonehenge):
     broken = (REFERENCE / "stonehenge.py").read_text().replace(
         "def rough_outcome(self) -> float:",
         "def rough_outcome(self) -> float:\n        raise RuntimeError('boom')\n\n"
         "    def _unused(self) -> float:")
-    workspace = make_workspace(tmp_path / "ws", {"stonehenge.py": broken})
-    with loaded(workspace, monkeypatch) as module:
-        snap = module.trace(1, True, ["A"])[-1]
+    snap = stonehenge(REFERENCE, files={"stonehenge.py": broken}).trace(1, True, ["A"])[-1]
     line = broken.splitlines().index("        raise RuntimeError('boom')") + 1
     assert snap["rough"] == {"error": f"RuntimeError: boom (stonehenge.py, line {line})"}
     assert snap["over"] is True
@@ -142,49 +129,33 @@ def test_subtract_square_in_one_call(driver):
     assert driver.subtract_square("mi", [14], mixed=True)[0] in {"4", "9"}
 
 
-SAMPLES = REFERENCE.parents[1] / "fixtures" / "stonehenge" / "submissions"
+def test_a_renamed_game_in_a_helper_module_is_reached_through_the_interface(stonehenge):
+    module = stonehenge(SAMPLES / "renamed_game_module")
+    assert module.interface()["h_is_class"]
+    assert module.trace(2, True, list("AGDEF"), ["board"])[-1]["board"].split() == \
+        SIDE_2_AGDEF.split()
+    assert module.strategy("mi", 2, True, list("AFD"))["move"] == "E"
 
 
-def sample_workspace(tmp_path, name, **overrides):
-    """Starter files, then every .py file of a sample (helpers included), then overrides."""
-    files = {path.name: path.read_text() for path in (SAMPLES / name).glob("*.py")}
-    return make_workspace(tmp_path / "ws", {**files, **overrides}, reference=False)
-
-
-def test_a_renamed_game_in_a_helper_module_is_reached_through_the_interface(tmp_path,
-                                                                           monkeypatch):
-    with loaded(sample_workspace(tmp_path, "renamed_game_module"), monkeypatch) as module:
-        assert module.interface()["h_is_class"]
-        assert module.trace(2, True, list("AGDEF"), ["board"])[-1]["board"].split() == \
-            SIDE_2_AGDEF.split()
-        assert module.strategy("mi", 2, True, list("AFD"))["move"] == "E"
-
-
-def test_the_game_is_read_statically_when_the_interface_cannot_import(tmp_path,
-                                                                        monkeypatch):
+def test_the_game_is_read_statically_when_the_interface_cannot_import(stonehenge):
     """The instructor's strategy.py over a student whose interface imports strategies the
     instructor's file does not have: the student's game is still found (from sh_game)."""
-    workspace = sample_workspace(tmp_path, "renamed_game_module",
-                                 **{"strategy.py": (REFERENCE / "strategy.py").read_text()})
-    with loaded(workspace, monkeypatch) as module:
-        with pytest.raises(ImportError):
-            module.interface()
-        got = module.strategy("mr", 3, False, list("KACBFEGDI"), instructor=True)
+    module = stonehenge(SAMPLES / "renamed_game_module",
+                        files={"strategy.py": (REFERENCE / "strategy.py").read_text()})
+    with pytest.raises(ImportError):
+        module.interface()
+    got = module.strategy("mr", 3, False, list("KACBFEGDI"), instructor=True)
     assert got["move"] == "H"
 
 
-def test_the_students_strategy_plays_the_instructors_game_whatever_it_imports(tmp_path,
-                                                                               monkeypatch):
+def test_the_students_strategy_plays_the_instructors_game_whatever_it_imports(stonehenge):
     """The instructor's stonehenge.py over a student whose helper module imports a state class
     the instructor's file does not define: aliased, and the instructor's game is played."""
-    workspace = sample_workspace(tmp_path, "renamed_game_module",
-                                 **{"stonehenge.py": (REFERENCE / "stonehenge.py").read_text()})
-    with loaded(workspace, monkeypatch) as module:
-        got = module.strategy("mi", 2, True, list("AFD"), mixed=True)
-        assert got["move"] == "E"
-        import stonehenge
-
-        assert stonehenge.StoneHengeState is stonehenge.StonehengeState
+    module = stonehenge(SAMPLES / "renamed_game_module",
+                        files={"stonehenge.py": (REFERENCE / "stonehenge.py").read_text()})
+    assert module.strategy("mi", 2, True, list("AFD"), mixed=True)["move"] == "E"
+    game = importlib.import_module("stonehenge")
+    assert game.StoneHengeState is game.StonehengeState
 
 
 def test_a_game_plays_to_its_end_through_the_starters_loop(driver):
@@ -193,10 +164,8 @@ def test_a_game_plays_to_its_end_through_the_starters_loop(driver):
                    "last_line": "Player 1 is the winner!"}
 
 
-def test_a_game_that_does_not_end_is_caught_in_the_loop(tmp_path, monkeypatch):
-    never_over = (REFERENCE / "stonehenge.py").read_text().replace(
-        'return state.get_winner() != ""', "return False")
-    workspace = make_workspace(tmp_path / "ws", {"stonehenge.py": never_over})
-    with loaded(workspace, monkeypatch) as module, pytest.raises(RuntimeError,
-                                                                 match="after A G D E F"):
+def test_a_game_that_does_not_end_is_caught_in_the_loop(stonehenge):
+    module = stonehenge(REFERENCE, edits={"stonehenge.py": [
+        ('return state.get_winner() != ""', "return False")]})
+    with pytest.raises(RuntimeError, match="after A G D E F"):
         module.play_interface(2, True, list("AGDEF"))

@@ -7,9 +7,14 @@ import subprocess
 import sys
 
 import pytest
-from stonehenge_testkit import SIDE_2, SIDE_2_AGDEF, TEMPLATES, make_workspace
+from stonehenge_boards import SIDE_2, SIDE_2_AGDEF
 
+from graders.pack import get_pack
 from graders.packs.stonehenge import checks, oracle
+from tests.in_process import workspace
+
+PACK = get_pack("stonehenge")
+TEMPLATES = PACK.templates_dir
 
 
 def test_marker_place_matches_the_renderer():
@@ -72,13 +77,13 @@ def run_unittests(folder):
 
 
 def test_starter_unit_tests_pass_on_the_reference(tmp_path):
-    run = run_unittests(make_workspace(tmp_path / "ws"))
+    run = run_unittests(workspace(PACK, tmp_path, TEMPLATES, PACK.reference_dir))
     assert run.returncode == 0, run.stderr[-2000:]
     assert "Ran 22 tests" in run.stderr
 
 
 def test_starter_unit_tests_fail_on_the_bare_starter(tmp_path):
-    run = run_unittests(make_workspace(tmp_path / "ws", reference=False))
+    run = run_unittests(workspace(PACK, tmp_path, TEMPLATES))
     assert run.returncode != 0 and "errors=22" in run.stderr
 
 

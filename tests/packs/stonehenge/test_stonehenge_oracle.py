@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from stonehenge_testkit import SIDE_1, SIDE_2, SIDE_2_AGDEF, SIDE_3, SIDE_3_ONLY_H
+from stonehenge_boards import SIDE_1, SIDE_2, SIDE_2_AGDEF, SIDE_3, SIDE_3_ONLY_H
 
 from graders import solver
 from graders.packs.stonehenge import generate, oracle

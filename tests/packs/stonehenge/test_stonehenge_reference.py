@@ -7,22 +7,9 @@ import builtins
 import random
 
 import pytest
-from stonehenge_testkit import (
-    SIDE_1,
-    SIDE_2,
-    SIDE_2_AGDEF,
-    SIDE_3,
-    SIDE_3_ONLY_H,
-    reference_modules,
-)
+from stonehenge_boards import SIDE_1, SIDE_2, SIDE_2_AGDEF, SIDE_3, SIDE_3_ONLY_H
 
 from graders.packs.stonehenge import generate, oracle
-
-
-@pytest.fixture
-def ref(monkeypatch):
-    with reference_modules(monkeypatch) as modules:
-        yield modules
 
 
 def new_game(ref, monkeypatch, side, p1_starts=True, moves=""):

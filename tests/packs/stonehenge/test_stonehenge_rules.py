@@ -6,11 +6,13 @@ import ast
 import textwrap
 
 import pytest
-from stonehenge_testkit import REFERENCE, TEMPLATES
 
+from graders.pack import get_pack
 from graders.rules import get_rule
 from graders.rules.base import RuleContext
 
+PACK = get_pack("stonehenge")
+REFERENCE, TEMPLATES = PACK.reference_dir, PACK.templates_dir
 INTERFACE = (REFERENCE / "game_interface.py").read_text()
 STRATEGY = (REFERENCE / "strategy.py").read_text()
 MI = {"interface_file": "game_interface.py", "interface_keys": ["mi"]}

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tippy_testkit import REFERENCE, TEMPLATES, driver_on, workspace_with
 
+from graders.pack import get_pack
 from graders.packs.tippy import checks, generate, oracle
+from tests.in_process import driver_on, workspace
+
+PACK = get_pack("tippy")
 
 STR_OF_REFERENCE = "        lines = ['   ' + ' '.join(str(c) for c in range(self.size))]"
 
@@ -51,8 +54,9 @@ VARIANTS = {
 
 
 @pytest.fixture(scope="module")
-def ref_driver():
-    with driver_on(REFERENCE) as driver:
+def ref_driver(tmp_path_factory):
+    folder = workspace(PACK, tmp_path_factory.mktemp("reference"), PACK.reference_dir)
+    with driver_on(PACK, folder) as driver:
         yield driver
 
 
@@ -113,12 +117,11 @@ def test_rough_outcomes_are_plain_numbers(ref_driver):
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_variants_are_read_like_the_reference(tmp_path, variant):
-    folder = workspace_with(tmp_path, VARIANTS[variant])
+def test_variants_are_read_like_the_reference(load_driver, variant):
+    driver = load_driver(PACK.reference_dir, edits=VARIANTS[variant])
     games = [cells for _, cells in generate.tippy_games(4)] + [generate.tie_game(4)]
-    with driver_on(folder) as driver:
-        results = driver.play_many(4, games)
-        effects = driver.apply_effects(3, [[1, 1]])
+    results = driver.play_many(4, games)
+    effects = driver.apply_effects(3, [[1, 1]])
     for cells, result in zip(games, results, strict=True):
         assert result["board"] == oracle.replay(4, cells) and result["stopped"] is None
         assert result["over"] is True
@@ -128,23 +131,22 @@ def test_variants_are_read_like_the_reference(tmp_path, variant):
     assert effects["checks"][0]["returned_self"] is mutates
 
 
-def test_a_do_nothing_game_reaches_no_position(tmp_path):
-    folder = workspace_with(tmp_path, {"tippy_game_state.py": [
+def test_a_do_nothing_game_reaches_no_position(load_driver):
+    driver = load_driver(PACK.reference_dir, edits={"tippy_game_state.py": [
         ("        return TippyGameState(self.opponent(), size=self.size, board=board)",
          "        return self")]})
-    with driver_on(folder) as driver:
-        result = driver.play(3, [[0, 0], [1, 1]])
+    result = driver.play(3, [[0, 0], [1, 1]])
     assert result["stopped"] == {"at": 0, "cell": [0, 0], "why": "after apply_move(TippyMove(0, "
                                  "0)) the square is still among the possible next moves"}
 
 
-def test_a_game_that_ignores_the_size_prompt_is_reported(tmp_path):
-    folder = workspace_with(tmp_path, {"tippy_game_state.py": [
+def test_a_game_that_ignores_the_size_prompt_is_reported(load_driver):
+    driver = load_driver(PACK.reference_dir, edits={"tippy_game_state.py": [
         ("            size = _ask_size()", "            pass")]})
-    with driver_on(folder) as driver, pytest.raises(RuntimeError, match="9 moves .expected 16"):
+    with pytest.raises(RuntimeError, match="9 moves .expected 16"):
         driver.play(4, [])
 
 
-def test_the_bare_template_fails_with_its_own_message():
-    with driver_on(TEMPLATES) as driver, pytest.raises(NotImplementedError, match="Write"):
-        driver.play(3, [])
+def test_the_bare_template_fails_with_its_own_message(load_driver):
+    with pytest.raises(NotImplementedError, match="Write"):
+        load_driver(PACK.templates_dir).play(3, [])

@@ -8,15 +8,19 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
-from tippy_testkit import REFERENCE, TEMPLATES, modules_from
 
+from graders.pack import get_pack
 from graders.packs.tippy import generate, oracle
+from tests.in_process import on_path, workspace
+
+PACK = get_pack("tippy")
+REFERENCE, TEMPLATES = PACK.reference_dir, PACK.templates_dir
 
 
 @pytest.fixture(scope="module")
-def ref() -> Iterator[SimpleNamespace]:
-    """The reference modules, imported from reference_solutions/ over the templates."""
-    with modules_from(REFERENCE, TEMPLATES):
+def ref(tmp_path_factory) -> Iterator[SimpleNamespace]:
+    """The reference modules, imported from a workspace of the reference."""
+    with on_path(workspace(PACK, tmp_path_factory.mktemp("reference"), REFERENCE)):
         import strategy_minimax
         import tippy_game_state
         import tippy_move

@@ -5,14 +5,16 @@ from __future__ import annotations
 import ast
 
 import pytest
-from tippy_testkit import REFERENCE, ROOT, TEMPLATES
 
 from graders import code_lines
+from graders.pack import get_pack
 from graders.rules import get_rule
 from graders.rules.base import RuleContext, Violation
 from graders.rules.changed_lines import hunks, ranges
 
-SAMPLES = ROOT / "fixtures" / "tippy" / "submissions"
+PACK = get_pack("tippy")
+REFERENCE, TEMPLATES = PACK.reference_dir, PACK.templates_dir
+SAMPLES = PACK.fixtures_dir / "submissions"
 STARTER_VIEW = (TEMPLATES / "game_view.py").read_text()
 
 

@@ -29,7 +29,9 @@ from graders.pack import Pack
 from graders.sandbox import HARNESS_MODULES
 
 RUNTIME = Path(__file__).with_name("runtime")
-ENGINE_CHILD = Path(__file__).resolve().parent.parent / "sandbox" / "child.py"
+SANDBOX = Path(__file__).resolve().parent.parent / "sandbox"
+# The harness folder of the kit: the engine's worker loop and the plain launcher's child side.
+HARNESS_LOOPS = (SANDBOX / "child.py", SANDBOX / "plain_child.py")
 BASE_PACKAGES = ["pytest", "hypothesis", "deepdiff", "pydantic"]
 PYTEST_INI = """[pytest]
 addopts = --strict-markers -p no:cacheprovider -p no:randomly
@@ -96,11 +98,9 @@ def write_tree(pack: Pack, target: Path) -> tuple[Path, dict[str, set[str]]]:
     private = kit / KIT
     _write(private / "__init__.py", (RUNTIME / "__init__.py").read_text("utf-8"))
     for name, where in [("sandbox.py", "sandbox/__init__.py"), ("tools.py", "tools.py"),
-                        ("kit_stub.py", "kit_stub.py"), ("main.py", "main.py"),
-                        ("child_main.py", "harness/child_main.py")]:
+                        ("kit_stub.py", "kit_stub.py"), ("main.py", "main.py")]:
         _write(private / where, (RUNTIME / name).read_text("utf-8"))
-    _write(private / "harness" / "child.py", ENGINE_CHILD.read_text("utf-8"))
-    for module in HARNESS_MODULES:
+    for module in (*HARNESS_LOOPS, *HARNESS_MODULES):
         _write(private / "harness" / module.name, module.read_text("utf-8"))
     if pack.driver.is_file():
         _write(private / "harness" / "grader_driver.py", pack.driver.read_text("utf-8"))

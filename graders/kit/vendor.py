@@ -32,9 +32,12 @@ WHOLE = {
     "graders.plugin", "graders.fixtures", "graders.pack", "graders.packs",
     "graders.specs", "graders.pack_specs", "graders.registry", "graders.observe",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
+    # the one Worker (the protocol, its limits and message texts) and the plain launcher
+    "graders.sandbox.worker", "graders.sandbox.plain_launcher",
 }
 WHOLE_DATA = ["problems.toml", "rules/messages.toml", "causes.toml", "verdict.toml"]
-# Replaced by the kit's runtime (graders/kit/runtime): the pre-check's own sandbox and tools.
+# Replaced by the kit's runtime (graders/kit/runtime): the pre-check's own sandbox (the engine's
+# Worker with the plain launcher, never bubblewrap or the keeper) and tools.
 PROVIDED = {"graders", "graders.sandbox", "graders.tools"}
 # Cut from engine modules the runtime needs, by name.
 ENGINE_SLICES = {
@@ -43,9 +46,6 @@ ENGINE_SLICES = {
 }
 RUNTIME_SLICES = {  # kit module <- (engine module, names)
     "_precheck.sandbox.base": ("graders.sandbox", {"RunResult"}),
-    "_precheck.sandbox.worker_text": ("graders.sandbox.worker", {
-        "MAX_TIMEOUTS", "STARTUP_SECONDS", "_describe_exception", "_describe_exit",
-        "_malformed", "_timed_out", "worker_lifetime_limits"}),
 }
 RECORDED = {"oracle", "generate"}
 

@@ -34,6 +34,7 @@ from graders.sandbox.isolation import (
     detect_isolation,
     prepare_workdir,
 )
+from graders.sandbox.keeper_launcher import KeeperLauncher
 from graders.sandbox.process import SandboxedProcess, describe_signal, wait_exit
 from graders.sandbox.programs import SERVER_SOURCE, ProgramServer, serves
 from graders.sandbox.uids import UidPool
@@ -241,7 +242,7 @@ class Sandbox:
         )
 
     def worker(self, workspace: Path, driver: Path, limits: Limits, label: str) -> Worker:
-        return Worker(self, workspace, self.harness_for(driver), limits, label)
+        return Worker(KeeperLauncher(self), workspace, self.harness_for(driver), limits, label)
 
     def run(
         self,

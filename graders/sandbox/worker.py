@@ -1,4 +1,12 @@
-"""Parent side of the worker protocol: one long-lived sandboxed interpreter per workspace."""
+"""Parent side of the worker protocol: one long-lived interpreter per workspace, started by a
+launcher.
+
+One :class:`Worker` speaks the protocol (requests, signed answers, limits, restarts, the
+message texts a student reads); a :class:`Launcher` only starts the process that answers and
+connects its pipes. The instructor's launcher (:mod:`graders.sandbox.keeper_launcher`) starts
+the keeper under bubblewrap; the student kit's (:mod:`graders.sandbox.plain_launcher`) starts
+a plain child interpreter with a time limit. The kit vendors this module as it is.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +14,15 @@ import contextlib
 import dataclasses
 import hmac
 import json
-import os
 import secrets
-import select
 import struct
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 from graders.errors import GraderError, StudentCrash, StudentError, StudentTimeout
-from graders.sandbox.isolation import HARNESS_ROOT, Limits
-from graders.sandbox.process import SandboxedProcess, describe_signal
+from graders.sandbox.isolation import Limits
+from graders.sandbox.process import describe_signal
 
 STARTUP_SECONDS = 15.0
 # After this many timeouts a worker's calls fail at once: a looping submission must not make
@@ -28,29 +34,64 @@ REFUSED_STATUS = 86  # child_guard.REFUSED_STATUS: the guard stopped the student
 REFUSED_MARKER = "graders-refused:"
 
 
+class Link(Protocol):
+    """A started worker process, as its launcher connected it: bytes in, bytes out."""
+
+    @property
+    def flooded(self) -> bool:
+        """Whether it was stopped because its output passed the cap."""
+
+    def send(self, data: bytes) -> None:
+        """Write all of ``data`` to the request pipe (``OSError`` once the process is gone)."""
+
+    def read(self, size: int, deadline: float) -> bytes | str | None:
+        """Exactly ``size`` answer bytes; ``"timeout"`` at ``deadline``; None at the end."""
+
+    def ended(self) -> int | None:
+        """After a failed call: the exit status (killed if it still runs; None if unknown),
+        once what it wrote last has been read."""
+
+    def stdout(self) -> str:
+        """What the process printed outside calls (capped)."""
+
+    def stderr(self) -> str:
+        """What the process wrote to stderr (capped)."""
+
+    def as_seen(self, value: Any) -> Any:
+        """``value`` with paths named as the instructor's sandbox names them."""
+
+    def close(self) -> None:
+        """Kill the process and everything it started; remove its scratch copy."""
+
+
+class Launcher(Protocol):
+    """Starts the process that answers a :class:`Worker`'s requests."""
+
+    def start(self, workspace: Path, harness: Path, limits: Limits) -> Link:
+        """A fresh copy of ``workspace`` and, in it, the worker loop of ``harness`` (the
+        harness folder: ``child.py``, the pack's driver), within ``limits``."""
+
+
 class Worker:
-    """Calls operations of a pack's driver inside the sandbox and returns plain data.
+    """Calls operations of a pack's driver in a worker process and returns plain data.
 
-    The sandbox's first process is the keeper (``keeper.py``): it holds this channel and its
-    key and runs no student code; the driver and the student's code run in its child, whose
-    answers it checks before signing them (docs/threat-model.md).
+    Under the instructor's launcher the worker's first process is the keeper (``keeper.py``):
+    it holds this channel and its key and runs no student code; the driver and the student's
+    code run in its child, whose answers it checks before signing them
+    (docs/threat-model.md).
 
-    The interpreter starts on first use and is restarted after a timeout or a crash, so one
+    The process starts on first use and is started again after a timeout or a crash, so one
     misbehaving call costs only that call.
     """
 
-    def __init__(self, sandbox, workspace: Path, harness: Path, limits: Limits, label: str) -> None:
-        self.sandbox = sandbox
+    def __init__(self, launcher: Launcher, workspace: Path, harness: Path, limits: Limits,
+                 label: str) -> None:
+        self.launcher = launcher
         self.workspace = workspace
         self.harness = harness
         self.limits = limits
         self.label = label
-        self.process: SandboxedProcess | None = None
-        self.scratch: Path | None = None
-        self.uid: int | None = None
-        self._requests = -1
-        self._responses = -1
-        self._next_id = 0
+        self.link: Link | None = None
         # Signing (see child.Channel.send): the key, the answers read, the last request sent.
         self._key = b""
         self._answers = 0
@@ -63,43 +104,22 @@ class Worker:
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
-        self.uid = self.sandbox.acquire_uid()
-        self.scratch = self.sandbox.scratch_copy(self.workspace, self.uid)
-        request_read, self._requests = os.pipe()
-        self._responses, response_write = os.pipe()
-        launch = self.sandbox.launch(
-            ["python3", "-I", f"{HARNESS_ROOT}/keeper.py"],
-            self.scratch,
-            worker_lifetime_limits(self.limits),
-            uid=self.uid,
-            harness=self.harness,
-            extra_fds=(request_read, response_write),
-        )
-        try:
-            self.process = SandboxedProcess(
-                launch, self.limits.output_bytes, stdin=False, fds=(request_read, response_write)
-            )
-        finally:
-            os.close(request_read)
-            os.close(response_write)
+        self.link = self.launcher.start(self.workspace, self.harness, self.limits)
         self._key, self._answers = secrets.token_bytes(32), 0
         with contextlib.suppress(OSError):  # a worker that died at once is reported below
             self._send({"key": self._key.hex()})  # before any student code exists
         self._asked = b""
         ready = self._receive(time.monotonic() + STARTUP_SECONDS)
         if not isinstance(ready, dict) or not ready.get("ready"):
-            detail = self.process.err.text()[-2000:] if self.process else ""
+            detail = self.link.stderr()[-2000:] if self.link else ""
             self.close()
-            raise GraderError(f"the sandboxed worker for {self.label} did not start: {detail}")
+            raise GraderError(f"the worker for {self.label} did not start: {detail}")
 
     def close(self) -> None:
-        """Stop the interpreter and everything it started; remove its scratch copy."""
-        for fd in (self._requests, self._responses):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._requests = self._responses = -1
-        self.sandbox.end(self.process, self.uid, self.scratch)
-        self.process = self.uid = self.scratch = None
+        """Stop the process and everything it started; remove its scratch copy."""
+        if self.link is not None:
+            self.link.close()
+        self.link = None
 
     def __enter__(self) -> Worker:
         return self
@@ -145,15 +165,14 @@ class Worker:
                 "times, so its remaining calls count as timed out.",
                 None,
             )
-        if self.process is None:
+        if self.link is None:
             if self.calls:
                 self.restarts += 1
             self.start()
         self.calls += 1
         self.watches = []
-        self._next_id += 1
         # Unguessable, so that an answer the student's code forges into the response pipe is
-        # caught (see ``_malformed``); the count stays in ``_next_id``.
+        # caught (see ``_malformed``).
         request_id = secrets.randbits(62)
         request = {
             "id": request_id,
@@ -181,14 +200,14 @@ class Worker:
                 "(an infinite loop, or a search that is far too slow).",
                 limit,
             )
-        assert isinstance(response, dict)
+        assert isinstance(response, dict) and self.link is not None
         if isinstance(response.get("forged"), str):  # the keeper refused the child's answer
             self._forged(op, response["forged"][:300])
         problem = _malformed(response, request_id)
         if problem:
             self._forged(op, problem)
         self.watches = [w for w in response.get("watches") or [] if isinstance(w, dict)]
-        return response
+        return self.link.as_seen(response)
 
     def _forged(self, op: str, problem: str) -> NoReturn:
         self.close()
@@ -198,20 +217,12 @@ class Worker:
             details={"kind": "protocol"},
         )
 
-    def _crashed(self, op: str):
-        process = self.process
-        status = None
-        if process is not None:
-            with contextlib.suppress(Exception):
-                status = process.popen.wait(1.0)
-        if process is not None and status is None:
-            process.kill()
-            status = process.popen.returncode
-        if process is not None:
-            process.join_output(1.0)  # the last lines (the guard's reason) may still be in flight
-        tail = _stderr_tail(process.err.text()) if process else ""
-        out_tail = process.out.text()[-1500:] if process else ""
-        flooded = process is not None and process.flooded
+    def _crashed(self, op: str) -> NoReturn:
+        link = self.link
+        status = link.ended() if link is not None else None
+        tail = _stderr_tail(link.as_seen(link.stderr())) if link is not None else ""
+        out_tail = link.stdout()[-1500:] if link is not None else ""
+        flooded = link is not None and link.flooded
         self.close()
         raise StudentCrash(
             f"`{op}`: {_describe_exit(status, self.limits, flooded, tail)}",
@@ -219,22 +230,23 @@ class Worker:
         )
 
     def _send(self, message: dict[str, Any]) -> None:
+        if self.link is None:
+            raise OSError("no worker")
         data = self._asked = json.dumps(message).encode("utf-8")
-        payload = struct.pack(">I", len(data)) + data
-        while payload:
-            written = os.write(self._requests, payload)
-            payload = payload[written:]
+        self.link.send(struct.pack(">I", len(data)) + data)
 
     def _receive(self, deadline: float) -> dict[str, Any] | Garbled | str | None:
         """The next answer; ``"timeout"``; None when the worker is gone; :class:`Garbled` for
         bytes that are no answer (the child never sends such: the student's code wrote them)."""
-        header = self._read_exact(4, deadline)
+        if self.link is None:
+            return None
+        header = self.link.read(4, deadline)
         if not isinstance(header, bytes):
             return header
         (length,) = struct.unpack(">I", header)
         if length > MAX_RESPONSE:
             return Garbled(f"an answer of {length >> 20} MB")
-        signed_body = self._read_exact(length + SIGNATURE, deadline)
+        signed_body = self.link.read(length + SIGNATURE, deadline)
         if not isinstance(signed_body, bytes):
             return signed_body
         body, tag = signed_body[:length], signed_body[length:]
@@ -249,21 +261,6 @@ class Worker:
         if b"\\ud" in body or b"\\uD" in body:  # a forged lone surrogate breaks reports
             message = _scrub(message)
         return message if isinstance(message, dict) else Garbled("an answer that is no record")
-
-    def _read_exact(self, size: int, deadline: float) -> bytes | str | None:
-        buffer = bytearray()
-        while len(buffer) < size:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return "timeout"
-            ready, _, _ = select.select([self._responses], [], [], remaining)
-            if not ready:
-                return "timeout"
-            chunk = os.read(self._responses, size - len(buffer))
-            if not chunk:
-                return None
-            buffer += chunk
-        return bytes(buffer)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -90,8 +90,8 @@ def _pipe(fd: int) -> str:
 def test_student_code_holds_no_fd_of_the_grader(worker):
     links = set(worker.call("run", "fds").values())
     assert links, "the student's process lists no fd at all"
-    assert _pipe(worker._requests) not in links
-    assert _pipe(worker._responses) not in links
+    assert _pipe(worker.link.requests) not in links
+    assert _pipe(worker.link.responses) not in links
 
 
 def test_student_code_cannot_reach_the_keepers_fds(worker):
@@ -153,7 +153,7 @@ def _memory_holds(pid: int, secrets: list[bytes]) -> bool:
 @pytest.mark.skipif(os.geteuid() != 0, reason="reading another process's memory needs root")
 def test_the_key_lives_only_in_the_keeper(worker):
     worker.call("run", "fds")
-    tree = _tree(worker.process.popen.pid)
+    tree = _tree(worker.link.process.popen.pid)
     keepers = [pid for pid, (_, command) in tree.items() if _runs(command, "keeper.py")]
     children = [pid for pid, (_, command) in tree.items() if _runs(command, "child.py")]
     assert len(keepers) == 1 and len(children) == 1, tree

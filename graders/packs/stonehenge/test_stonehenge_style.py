@@ -32,12 +32,21 @@ def style_runs(grading_state, pack, submission, run_tool, run_tool_over, memo, b
     return student, assessed.starter_run(pack, run_tool, batch_memo)
 
 
-def expect_working(student):
+@pytest.fixture
+def working_answers():
+    """What a working game and strategy answer, asked of the oracle before python_ta runs and
+    whatever the student's code does (the student kit records exactly these questions)."""
+    return (oracle.moves(oracle.start(1)),
+            [[str(best) for best in oracle.square_best_moves(total)] for total in PROBE_TOTALS])
+
+
+def expect_working(student, working_answers):
     """The game plays a side-1 game, or a minimax strategy picks the best subtract-square
     moves; else there is nothing of the student's whose style earns marks."""
+    first_moves, best_moves = working_answers
     try:
         snaps = student.call("trace", 1, True, ["A"], ["moves", "over"])
-        if snaps[0].get("moves") == oracle.moves(oracle.start(1)) and snaps[-1].get("over"):
+        if snaps[0].get("moves") == first_moves and snaps[-1].get("over"):
             return
     except AssertionError:
         pass
@@ -46,8 +55,7 @@ def expect_working(student):
             moves = student.call("subtract_square", key, PROBE_TOTALS)
         except AssertionError:
             continue
-        if all(move in [str(best) for best in oracle.square_best_moves(total)]
-               for total, move in zip(PROBE_TOTALS, moves, strict=True)):
+        if all(move in best for best, move in zip(best_moves, moves, strict=True)):
             return
     raise AssertionError("neither your game (a side-1 game: moves A, B, C, and over after A) "
                          "nor your minimax strategies (subtract square from 4 and 13) work, so "
@@ -55,8 +63,8 @@ def expect_working(student):
 
 
 @pytest.mark.public
-def test_style_python_ta(submission, pack, student, style_runs):
+def test_style_python_ta(submission, pack, student, working_answers, style_runs):
     assessed.expect_handed_in(submission, pack)
-    expect_working(student)
+    expect_working(student, working_answers)
     kinds = assessed.kinds_found(submission, pack, *style_runs)
     expect_no_kinds(kinds, what=assessed.described(style_runs[0]))

@@ -103,7 +103,7 @@ def expect_games(results: list[dict], games: list, n: int, keys=RESULT_KEYS, nam
         i = wrong[0]
         equal(seen(results[i]), want[i], what=f"{len(wrong)} of {len(games)} games on {n} x {n} "
               f"are wrong; first: {names[i] + ', ' if names else ''}after "
-              f"{game_text(games[i])}, board {picture(oracle.replay(n, games[i]))}")
+              f"{game_text(games[i])}, board {picture(summary(n, games[i])['board'])}")
 
 
 def describe(position: dict[str, Any]) -> str:

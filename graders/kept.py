@@ -7,12 +7,18 @@ kept for the life of the process, keyed by the pack's digest
 (:func:`graders.outcomes.digest_pack`: the engine, the pack's tests, data, reference and hidden
 inputs). A changed pack has another digest and starts empty; an options object with no digest
 (a caller that did not compute one) never shares. Only one pack's answers are kept at a time.
-Nothing a student's code produced is ever kept here.
+A pack's seeded case generators are pure: :func:`made_once` makes each case list once per
+process. Nothing a student's code produced is ever kept here.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+import functools
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+Made = TypeVar("Made")
 
 _kept: dict[str, dict[str, Any]] = {}
 
@@ -31,3 +37,17 @@ def reference_answers(pack_digest: str) -> dict[str, Any]:
 def forget() -> None:
     """Drop everything kept (tests; a process about to grade something else)."""
     _kept.clear()
+
+
+def made_once(make: Callable[..., Made]) -> Callable[..., Made]:
+    """``make``, a pure function of hashable arguments (a pack's seeded case generator), run
+    once per process for each set of arguments; every caller gets a deep copy of what it made,
+    so a test may change what it gets. For a pack whose cases cost more to make and check
+    against its oracle than the student's code costs to run."""
+    made = functools.cache(make)
+
+    @functools.wraps(make)
+    def copied(*args: Hashable, **kwargs: Hashable) -> Made:
+        return copy.deepcopy(made(*args, **kwargs))
+
+    return copied

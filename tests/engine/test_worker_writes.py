@@ -111,3 +111,18 @@ def test_reference_answers_are_kept_per_pack_digest_and_never_without_one():
     unshared["reference_call:x"] = 2
     assert kept.reference_answers("") == {}
     kept.forget()
+
+
+def test_a_generator_made_once_runs_once_per_arguments_and_hands_out_copies():
+    calls: list[int] = []
+
+    @kept.made_once
+    def games(seed: int) -> list[list[int]]:
+        calls.append(seed)
+        return [[seed, seed + 1]]
+
+    first = games(3)
+    first[0].append(99)  # a test changing what it got
+    assert games(3) == [[3, 4]]
+    assert games(4) == [[4, 5]]
+    assert calls == [3, 4]

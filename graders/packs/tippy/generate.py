@@ -2,17 +2,15 @@
 
 Pure functions, called by the tests (never at import); each game is checked against ``oracle``.
 The same arguments always give the same games, so each is made once per grading process
-(:func:`_made_once`) and every student's tests get a fresh copy of it.
+(:func:`graders.kept.made_once`) and every student's tests get a fresh copy of it.
 """
 
 from __future__ import annotations
 
-import copy
-import functools
 import random
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from graders.kept import made_once
 from graders.packs.tippy import oracle
 
 Cells = list[list[int]]
@@ -24,19 +22,6 @@ NON_TIPPY_SHAPES = {
     "L top flipped": "##/.#/.#", "L lying": "###/#", "L lying right": "###/..#",
     "L lying up": "..#/###", "L lying up left": "#/###",
 }
-
-
-def _made_once(make: Callable[..., Any]) -> Callable[..., Any]:
-    """``make`` run once per process for each set of arguments; each caller gets its own copy
-    (a test may change what it gets). Making and checking the games against the oracle cost
-    tippy's tests more than the student's code did."""
-    made = functools.cache(make)
-
-    @functools.wraps(make)
-    def copied(*args: Any, **kwargs: Any) -> Any:
-        return copy.deepcopy(made(*args, **kwargs))
-
-    return copied
 
 
 def _lines(n: int) -> dict[str, tuple[tuple[int, int], ...]]:
@@ -66,7 +51,7 @@ def _check(n: int, cells: Cells, before_last: str | None, after: str | None) -> 
     return cells
 
 
-@_made_once
+@made_once
 def tippy_games(n: int, winner: str = "p1") -> list[tuple[tuple[tuple[int, int], ...], Cells]]:
     """(tippy, game) for every tippy placement: ``winner`` completes it on the last move,
     through a different square from placement to placement; the loser's marks stay off it."""
@@ -85,7 +70,7 @@ def tippy_games(n: int, winner: str = "p1") -> list[tuple[tuple[tuple[int, int],
     return games
 
 
-@_made_once
+@made_once
 def non_tippy_games(n: int) -> list[tuple[str, Cells]]:
     """(shape name, game) where p1 marks a non-tippy shape, at the top left corner and at a
     seeded offset; the game goes on."""
@@ -102,7 +87,7 @@ def non_tippy_games(n: int) -> list[tuple[str, Cells]]:
     return games
 
 
-@_made_once
+@made_once
 def tie_game(n: int, seed: int = 0) -> Cells:
     """A game filling the board with no tippy: rows (or columns) alternate X and O, and every
     tippy holds two side-by-side squares (turned, two stacked ones). Random move order."""
@@ -119,7 +104,7 @@ def tie_game(n: int, seed: int = 0) -> Cells:
     return _check(n, _interleave(marks[True], marks[False]), None, "tie")
 
 
-@_made_once
+@made_once
 def random_game(n: int, seed: int, stop_at_empty: int = 0) -> Cells:
     """Random moves until the game is over or ``stop_at_empty`` squares are left."""
     rng = random.Random(f"game-{n}-{seed}")
@@ -142,7 +127,7 @@ def until_over(n: int, order: Sequence[tuple[int, int]]) -> Cells:
     return played
 
 
-@_made_once
+@made_once
 def minimax_positions(n: int, empty: int, count: int, seed: int = 0, value: int | None = None):
     """``count`` unfinished positions with ``empty`` squares left where some legal move is not
     optimal (of value ``value`` only, if given): dicts of "cells", "board", "player" (to move),

@@ -6,7 +6,8 @@ that loop or flood are left out: their cost is their limit, not the harness's) i
 (jobs=1), with timers wrapped around the engine's seams, and prints the exclusive time of each
 part per submission: intake, rule checks, sandbox start-up, student code (time waiting for the
 student's worker), reference calls, program runs (a fresh sandbox per run, start-up included),
-style tools, pytest and the grader tests' own work, report writing. It also prints the
+style tools, pytest and the grader tests' own work, report writing; then the same time by
+stage of :mod:`graders.stages` (intake, prepare, rules, session, mark, write). It also prints the
 grader's CPU time per submission (this process and its pool workers; not the sandboxed
 processes, whose time bubblewrap's reaping keeps from this process's accounts): wall-clock
 figures move with the machine's load, this much less. For altnim it also prints the
@@ -36,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from graders import stages
+from graders import batch, stages
 from graders.batch import BatchRequest, grade_batch
 from graders.pack import Pack, discover_packs, get_pack
 from graders.report import ReportWriter
@@ -46,6 +47,7 @@ from graders.sandbox.worker import Worker
 DISHONEST = {"loop", "hang", "huge", "flood", "timeout", "sleep"}  # words of a sample's name
 PARTS = ["intake", "rule checks", "sandbox start-up", "student code", "reference calls",
          "program runs", "style tools", "pytest + test code", "report writing"]
+STAGES = ["intake", "prepare", "rules", "session", "mark", "write"]
 
 
 class Split:
@@ -103,6 +105,25 @@ def instrumented() -> Iterator[Split]:
         split.undo()
 
 
+@contextlib.contextmanager
+def staged() -> Iterator[Split]:
+    """Timers around each stage of :mod:`graders.stages` (this process only: at jobs > 1 the
+    rules, session, mark and the students' reports are the pool workers')."""
+    split = Split()
+    split.wrap(batch, "intake", "intake")
+    split.wrap(batch, "prepare_all", "prepare")
+    split.wrap(batch, "class_consensus", "prepare")
+    split.wrap(stages, "check_rules", "rules")
+    split.wrap(stages, "run_session", "session")
+    split.wrap(stages, "marked", "mark")
+    split.wrap(stages, "_write_files", "write")
+    split.wrap(ReportWriter, "write_index", "write")
+    try:
+        yield split
+    finally:
+        split.undo()
+
+
 @dataclass
 class Measured:
     """One graded batch: how many honest submissions, wall and CPU seconds, the split."""
@@ -112,6 +133,7 @@ class Measured:
     cpu_seconds: float
     isolation: Isolation
     parts: dict[str, float] = field(default_factory=dict)
+    stages: dict[str, float] = field(default_factory=dict)
 
     @property
     def ms_each(self) -> float:
@@ -141,7 +163,7 @@ def _cpu_seconds() -> float:
 
 def measure(pack: Pack, copies: int = 1, jobs: int = 1) -> Measured:
     """Grade ``copies`` of every honest sample in one batch (reports included)."""
-    with tempfile.TemporaryDirectory() as temp, instrumented() as split:
+    with tempfile.TemporaryDirectory() as temp, instrumented() as split, staged() as by_stage:
         batch = Path(temp) / "batch"
         for copy in range(copies):
             for sample in honest_samples(pack):
@@ -151,7 +173,8 @@ def measure(pack: Pack, copies: int = 1, jobs: int = 1) -> Measured:
         outcome = grade_batch(BatchRequest(pack=pack, sources=sources, jobs=jobs, fresh=True,
                                            out_dir=Path(temp) / "reports"))
         total, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
-    return Measured(len(sources), total, cpu, outcome.isolation, dict(split.seconds))
+    return Measured(len(sources), total, cpu, outcome.isolation, dict(split.seconds),
+                    dict(by_stage.seconds))
 
 
 def bare_altnim_seconds(pack: Pack, runs: int = 5) -> float:
@@ -183,10 +206,21 @@ def report(pack: Pack, measured: Measured) -> None:
     for part in [*PARTS, "other (batch glue)"]:
         seconds = parts.get(part, other if part.startswith("other") else 0.0)
         print(f"  {part:<20} {1000 * seconds / count:8.1f} ms  {100 * seconds / total:5.1f} %")
+    print_stages(measured)
     if pack.id == "altnim":
         bare = bare_altnim_seconds(pack)
         print(f"  harness/bare ratio: {total / count / bare:.1f}x "
               f"(the two programs bare: {1000 * bare:.0f} ms)")
+
+
+def print_stages(measured: Measured) -> None:
+    """The same time by stage (ms per submission and share of the wall time)."""
+    count, total = measured.count, measured.seconds
+    other = total - sum(measured.stages.values())
+    print("  by stage:")
+    for name in [*STAGES, "other"]:
+        seconds = measured.stages.get(name, other if name == "other" else 0.0)
+        print(f"    {name:<18} {1000 * seconds / count:8.1f} ms  {100 * seconds / total:5.1f} %")
 
 
 def main() -> None:

@@ -72,7 +72,8 @@ def main() -> None:
             source = pack.fixtures_dir / "submissions" / args.sample
             workspace = prepare(source, pack, Path(temp) / "work").workspace
             runs = runs_of(pack)
-            ways = {"fresh sandbox per run": [], "program server": [], "bare python3": []}
+            ways: dict[str, list[float]] = {"fresh sandbox per run": [], "program server": [],
+                                            "bare python3": []}
             for _ in range(args.rounds):
                 ways["fresh sandbox per run"].append(sandboxed(box, workspace, pack, runs, True))
                 ways["program server"].append(sandboxed(box, workspace, pack, runs, False))

@@ -5,8 +5,10 @@ prepare (every submission once, here), reuse each stored result whose
 :func:`~graders.outcomes.grading_key` is unchanged, hand the rest out in shares to
 :func:`~graders.stages.grade_share` on a route (this process or a pool of worker processes,
 :mod:`graders.parallel`; a Dask cluster, :mod:`graders.cluster`), and write every report itself
-as the results come back. A student is finished only once their result is written; a share that
-never comes back leaves its students as grader errors, never missing and never zero.
+as the results come back: on this machine's routes the worker that graded a share has written
+its reports (the parent logs them and writes the index); on a cluster the parent writes them. A
+student is finished only once their result is written; a share that never comes back leaves its
+students as grader errors, never missing and never zero.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from graders.report import ReportWriter
 from graders.results import SubmissionResult, write_atomic
 from graders.sandbox import Isolation
 from graders.sandbox.isolation import detect_isolation
-from graders.stages import intake, prepare_all, write
+from graders.stages import Writing, WrittenShare, intake, logged, prepare_all, write
 from graders.submissions import Submission
 from graders.tools import unready_tools
 
@@ -170,10 +172,15 @@ def _grade(
     outcome = BatchOutcome(results=[], isolation=options.isolation)
     prepared = prepare_all(request.pack, found, work_root)
 
-    def emit(result: SubmissionResult, *, stored: bool = False) -> None:
+    def emit(result: SubmissionResult, *, stored: bool = False,
+             written: list[str] | None = None) -> None:
         if result.student in prepared.identities:
             identify(result, prepared.identities[result.student])
-        outcome.grader_errors.extend(write(result, None if stored else writer, feedback))
+        if written is None:
+            outcome.grader_errors.extend(write(result, None if stored else writer, feedback))
+        else:  # its worker wrote it
+            logged(result, written, written=writer is not None)
+            outcome.grader_errors.extend(written)
         outcome.results.append(result)
         if request.progress:
             request.progress(result)
@@ -191,16 +198,30 @@ def _grade(
             emit(cached, stored=True)
         else:
             pending.append(submission)
-    with contextlib.closing(_routes(request, pending, options)) as routes:
+    writing = _writing(request, prepared.identities) if writer else None
+    with contextlib.closing(_routes(request, pending, options, writing)) as routes:
         for share, results in routes:
+            problems = results.problems if isinstance(results, WrittenShare) else {}
+            if isinstance(results, WrittenShare):
+                results = results.results
             returned = {r.student: r for r in results} if isinstance(results, list) else {}
             for submission in share:
                 result = returned.get(submission.id)
                 if result is None:
                     why = f"its grading worker ended without a result ({_describe(results)})"
-                    result = broken(request.pack, submission.id, options, why)
-                emit(result)
+                    emit(broken(request.pack, submission.id, options, why))
+                else:
+                    emit(result, written=problems.get(submission.id))
     return outcome
+
+
+def _writing(request: BatchRequest, identities: dict[str, Found]) -> Writing | None:
+    """Where a local route's workers write their students' reports (a cluster's workers are
+    other machines: the parent writes those)."""
+    if request.cluster is not None or request.out_dir is None:
+        return None
+    return Writing(request.out_dir, feedback=not request.public_only, due=request.due,
+                   identities=identities)
 
 
 def _unique_among(person: Person, outcome: BatchOutcome) -> str:
@@ -225,12 +246,14 @@ def _write_intake(request: BatchRequest, absent: list[Person], outcome: BatchOut
 
 
 def _routes(
-    request: BatchRequest, pending: list[Submission], options: GradeOptions
-) -> Generator[tuple[list[Submission], ShareResults], None, None]:
-    """The shares with their results, from this machine's pool or from a Dask cluster."""
+    request: BatchRequest, pending: list[Submission], options: GradeOptions,
+    writing: Writing | None,
+) -> Generator[tuple[list[Submission], ShareResults | WrittenShare], None, None]:
+    """The shares with their results, from this machine's pool (written there when
+    ``writing`` says where) or from a Dask cluster."""
     if request.cluster is None:
         yield from run_shares(request.pack.id, shares_of(pending, request.jobs), options,
-                              request.jobs)
+                              request.jobs, writing)
         return
     from graders.cluster import close_client, open_client, run_on_cluster
 

@@ -52,12 +52,13 @@ def reference(grading_state: GradingState) -> Worker:
 @pytest.fixture
 def reference_call(grading_state: GradingState) -> Callable[..., Any]:
     """``reference_call(op, *args, **kwargs)``: the reference driver's answer to ``op``, asked
-    once per grading session and shared by every student's tests (a fresh copy each time, so
-    a test may change what it gets). Hidden, as ``reference`` is."""
+    once per grading process and pack (:mod:`graders.kept`) and shared by every student's
+    tests (a fresh copy each time, so a test may change what it gets). Hidden, as
+    ``reference`` is."""
 
     def call(op: str, *args: Any, **kwargs: Any) -> Any:
         key = "reference_call:" + json.dumps([op, args, kwargs], sort_keys=True, default=repr)
-        answers = grading_state.batch_memo
+        answers = grading_state.reference_answers
         if key not in answers:
             worker = grading_state.worker(
                 "reference", hidden(grading_state, "reference"), "__reference__"

@@ -3,9 +3,11 @@
 A share is a few prepared submissions. :func:`graders.stages.grade_share` grades them in ONE
 pytest session and returns plain, picklable results; it writes nothing. :func:`run_shares` runs
 the shares in this process (``jobs=1``) or in a :class:`~concurrent.futures.ProcessPoolExecutor`,
-and yields each share's results as its future completes; the parent writes every report. The
-same function can be submitted to any other executor (a Dask cluster's ``client.submit``)
-unchanged.
+and yields each share's results as its future completes. Given a
+:class:`~graders.stages.Writing`, the worker that graded a share also writes its students'
+reports (:func:`~graders.stages.grade_and_write`): the parent, one process on cores the workers
+share, then only logs each result and writes the index. The same functions can be submitted to
+any other executor (a Dask cluster's ``client.submit``) unchanged.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
 from graders.outcomes import GradeOptions, ShareResults
 from graders.results import SubmissionResult
-from graders.stages import grade_share
+from graders.stages import Writing, WrittenShare, grade_and_write, grade_share
 from graders.submissions import Submission
 
 SHARE_SIZE = 10  # students per pytest session: what a stopped run can lose, per worker
@@ -35,9 +37,11 @@ def shares_of(pending: list[Submission], jobs: int) -> list[list[Submission]]:
 
 
 def run_shares(
-    pack_id: str, shares: list[list[Submission]], options: GradeOptions, jobs: int
-) -> Generator[tuple[list[Submission], ShareResults], None, None]:
-    """Each share with its results (or the exception that lost them), as they complete.
+    pack_id: str, shares: list[list[Submission]], options: GradeOptions, jobs: int,
+    writing: Writing | None = None,
+) -> Generator[tuple[list[Submission], ShareResults | WrittenShare], None, None]:
+    """Each share with its results (or the exception that lost them), as they complete; with
+    ``writing``, results the worker has written (a :class:`~graders.stages.WrittenShare`).
 
     With ``jobs > 1`` the shares go to a process pool; closing this iterator early (an
     interrupt, an error in the caller) stops every worker, and it never returns before its
@@ -45,7 +49,7 @@ def run_shares(
     if jobs <= 1 or len(shares) <= 1:
         for share in shares:
             try:
-                results: ShareResults = grade_share(pack_id, share, options)
+                results: ShareResults | WrittenShare = _task(pack_id, share, options, writing)
             except Exception as exc:  # noqa: BLE001 - as a pool would: the share's rows say why
                 results = exc
             yield share, results
@@ -54,8 +58,8 @@ def run_shares(
     pool = ProcessPoolExecutor(min(jobs, len(shares)), mp_context=context,
                                initializer=_worker_signals)
     try:
-        futures: dict[Future[list[SubmissionResult]], list[Submission]] = {
-            pool.submit(grade_share, pack_id, share, options): share for share in shares
+        futures: dict[Future[list[SubmissionResult] | WrittenShare], list[Submission]] = {
+            pool.submit(_task, pack_id, share, options, writing): share for share in shares
         }
         for future in as_completed(futures):
             error = future.exception()
@@ -65,6 +69,15 @@ def run_shares(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _task(
+    pack_id: str, share: list[Submission], options: GradeOptions, writing: Writing | None
+) -> list[SubmissionResult] | WrittenShare:
+    """One share's work in a worker: graded, and written when ``writing`` says where."""
+    if writing is None:
+        return grade_share(pack_id, share, options)
+    return grade_and_write(pack_id, share, options, writing.for_share(share))
 
 
 def _worker_signals() -> None:

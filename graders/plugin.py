@@ -44,6 +44,9 @@ class GradingState:
     problems: dict[str, list[str]] = field(default_factory=dict)  # grader problems by student
     memos: dict[str, dict[str, Any]] = field(default_factory=dict)
     batch_memo: dict[str, Any] = field(default_factory=dict)
+    # The reference driver's answers, by call: kept by the process for every share of one
+    # pack (graders.kept), since they are the pack's and not a student's.
+    reference_answers: dict[str, Any] = field(default_factory=dict)
     # The pack's test modules that failed to import: a pack bug, every student's grader error.
     collection_errors: list[str] = field(default_factory=list)
 

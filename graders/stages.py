@@ -7,7 +7,9 @@
 4. **session**: the pack's tests run on a share of students in ONE pytest session
    (:func:`run_session`);
 5. **mark**: the result from the outcomes and violations (:func:`marked`);
-6. **write**: the parent writes each result's report and feedback page (:func:`write`).
+6. **write**: each result's report and feedback page (:func:`write`); on this machine's
+   routes the worker that graded the share writes them (:func:`grade_and_write`), and the
+   parent logs each result and writes the index.
 
 :func:`grade_share` runs stages 3 to 5 on one share; every route (this process, a pool, a
 cluster) runs exactly that function. Each stage for each student runs inside a guard that
@@ -31,14 +33,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from graders import fixtures
+from graders import fixtures, kept
 from graders.checks import run_rules, title_of
 from graders.errors import GraderError
 from graders.gradelog import SafeRecords
 from graders.intake.base import Found
 from graders.intake.people import Settled, settle
 from graders.intake.roster import Roster
-from graders.outcomes import GradeOptions, broken, grading_key, mark
+from graders.outcomes import GradeOptions, broken, grading_key, identify, mark
 from graders.pack import PACKS_DIR, Pack, get_pack
 from graders.plugin import GradingPlugin, GradingState
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
@@ -46,7 +48,7 @@ from graders.sandbox import Sandbox
 from graders.submissions import Submission, prepare, student_id
 from graders.tools import environment_mount
 
-if TYPE_CHECKING:  # only the parent writes: a route's worker never imports the views
+if TYPE_CHECKING:  # imported where a report is written: a cluster's worker never needs them
     from graders.feedback import FeedbackWriter
     from graders.report import ReportWriter
 
@@ -201,7 +203,8 @@ def run_session(
             None if options.public_only
             else pack.build_reference_workspace(work_root / "__reference__")
         )
-        state = GradingState(pack, sandbox, submissions, options.public_only, reference)
+        state = GradingState(pack, sandbox, submissions, options.public_only, reference,
+                             reference_answers=kept.reference_answers(options.pack_digest))
         plugins = [GradingPlugin(state), fixtures]
         code = pytest.ExitCode(pytest.main(_pytest_args(pack), plugins=plugins))
     except GraderError:
@@ -259,16 +262,85 @@ def marked(
 
 
 # -- 6. write ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Writing:
+    """Where the worker that grades a share writes its reports: the batch's output folder
+    (a local route shares the parent's file system), whether feedback pages are written, the
+    due date they show, and who each of the share's students is."""
+
+    out_dir: Path
+    feedback: bool
+    due: datetime | None = None
+    identities: Mapping[str, Found] = field(default_factory=dict)
+
+    def for_share(self, share: Sequence[Submission]) -> Writing:
+        """The same, knowing only the share's students (less to send to the worker)."""
+        return replace(self, identities={s.id: self.identities[s.id] for s in share
+                                         if s.id in self.identities})
+
+
+@dataclass
+class WrittenShare:
+    """A share graded and written by its worker: the results (as written, overrides applied),
+    and what could not be written, by student."""
+
+    results: list[SubmissionResult]
+    problems: dict[str, list[str]] = field(default_factory=dict)
+
+
+def grade_and_write(
+    pack_id: str, submissions: Sequence[Submission], options: GradeOptions, writing: Writing
+) -> WrittenShare:
+    """:func:`grade_share`, then each student's report and feedback page written here, in
+    the worker, exactly as the parent would write them (:func:`write_share`)."""
+    return write_share(grade_share(pack_id, submissions, options), pack_id, options, writing)
+
+
+def write_share(
+    results: list[SubmissionResult], pack_id: str, options: GradeOptions, writing: Writing
+) -> WrittenShare:
+    """Write each result's report and feedback page (logged by the parent, :func:`logged`)."""
+    from graders.feedback import FeedbackWriter
+    from graders.report import ReportWriter
+
+    pack = get_pack(pack_id, options.root)
+    report = ReportWriter(writing.out_dir, pack)
+    feedback = (FeedbackWriter(writing.out_dir / "feedback", pack, writing.due)
+                if writing.feedback else None)
+    written = WrittenShare(results)
+    for result in results:
+        if result.student in writing.identities:
+            identify(result, writing.identities[result.student])
+        written.problems[result.student] = _write_files(result, report, feedback)
+    return written
+
+
 def write(
     result: SubmissionResult, report: ReportWriter | None, feedback: FeedbackWriter | None
 ) -> list[str]:
     """Write the student's report and feedback page; what could not be written, said."""
+    problems = _write_files(result, report, feedback)
+    logged(result, problems, written=report is not None)
+    return problems
+
+
+def logged(result: SubmissionResult, problems: list[str], *, written: bool) -> None:
+    """Log what the rules, session, mark and write gave this student (the parent does, on
+    every route: a worker's log is not the batch's)."""
     _log_result(result)
+    if written and not any(p.startswith("could not write the report") for p in problems):
+        log.info("write: %s: report written", result.student)
+    for problem in problems:
+        log.error("write: %s", problem)
+
+
+def _write_files(
+    result: SubmissionResult, report: ReportWriter | None, feedback: FeedbackWriter | None
+) -> list[str]:
     problems: list[str] = []
     if report:
         try:
             report.write_student(result)
-            log.info("write: %s: report written", result.student)
         except Exception as exc:  # noqa: BLE001 - one unwritable report must not stop us
             result.status = "grader-error"
             result.grader_errors.append(f"could not write this report: {exc!r}")
@@ -278,8 +350,6 @@ def write(
             feedback.write(result)
         except Exception as exc:  # noqa: BLE001 - the TA's report is still there
             problems.append(f"could not write the feedback page of {result.student}: {exc!r}")
-    for problem in problems:
-        log.error("write: %s", problem)
     return problems
 
 

@@ -9,12 +9,13 @@ data). Rendered with jinja2 (autoescape, StrictUndefined) into self-contained HT
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, PackageLoader, StrictUndefined, Template, select_autoescape
 
 from graders.feedback.visibility import shown_in_full
 from graders.pack import Pack
@@ -32,6 +33,12 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+@functools.cache
+def _page_template() -> Template:
+    """Compiled once per process (each share's worker makes a writer)."""
+    return environment().get_template("feedback.html.j2")
 
 
 @dataclass
@@ -81,7 +88,7 @@ class FeedbackWriter:
         self.folder = folder
         self.pack = pack
         self.due = due
-        self.template = environment().get_template("feedback.html.j2")
+        self.template = _page_template()
 
     def path(self, student: str) -> Path:
         return self.folder / f"{slugify(student)}.html"

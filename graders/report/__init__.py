@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -55,6 +56,13 @@ def environment() -> Environment:
     return env
 
 
+@functools.cache
+def _shared_environment() -> Environment:
+    """One environment per process: each share's worker makes a writer, and making the
+    environment and compiling its templates again cost more than writing a share's pages."""
+    return environment()
+
+
 class ReportWriter:
     """Writes ``<out>/students/<slug>.html|.json``, ``index.html``, ``marks.csv`` and
     ``results.json``."""
@@ -62,7 +70,7 @@ class ReportWriter:
     def __init__(self, out_dir: Path, pack: Pack) -> None:
         self.out_dir = out_dir
         self.pack = pack
-        self.env = environment()
+        self.env = _shared_environment()
         self._overrides: tuple[list[overrides.Override], list[str]] | None = None
 
     def student_json(self, student: str) -> Path:

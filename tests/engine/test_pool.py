@@ -1,4 +1,4 @@
-"""The worker pool: results come back through futures, the parent writes every report, and no
+"""The worker pool: results come back through futures, the workers write the reports, and no
 grading process outlives `grade`."""
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from graders.kept import made_once
 from graders.packs.stonehenge import oracle
 
 # Counting the plain minimax tree is only affordable once few cells are free.
@@ -53,6 +54,7 @@ def _is_discriminating(pos: oracle.Position, min_tree: int, max_tree: int) -> bo
     return oracle.rough_outcome(pos) != oracle.WIN
 
 
+@made_once
 def search_positions(
     seed: int,
     count: int,

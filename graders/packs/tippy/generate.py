@@ -1,6 +1,8 @@
 """Seeded tippy positions: a game is the squares [row, column] marked in turn, p1 (X) first.
 
 Pure functions, called by the tests (never at import); each game is checked against ``oracle``.
+The same arguments always give the same games, so each is made once per grading process
+(:func:`graders.kept.made_once`) and every student's tests get a fresh copy of it.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from graders.kept import made_once
 from graders.packs.tippy import oracle
 
 Cells = list[list[int]]
@@ -48,6 +51,7 @@ def _check(n: int, cells: Cells, before_last: str | None, after: str | None) -> 
     return cells
 
 
+@made_once
 def tippy_games(n: int, winner: str = "p1") -> list[tuple[tuple[tuple[int, int], ...], Cells]]:
     """(tippy, game) for every tippy placement: ``winner`` completes it on the last move,
     through a different square from placement to placement; the loser's marks stay off it."""
@@ -66,6 +70,7 @@ def tippy_games(n: int, winner: str = "p1") -> list[tuple[tuple[tuple[int, int],
     return games
 
 
+@made_once
 def non_tippy_games(n: int) -> list[tuple[str, Cells]]:
     """(shape name, game) where p1 marks a non-tippy shape, at the top left corner and at a
     seeded offset; the game goes on."""
@@ -82,6 +87,7 @@ def non_tippy_games(n: int) -> list[tuple[str, Cells]]:
     return games
 
 
+@made_once
 def tie_game(n: int, seed: int = 0) -> Cells:
     """A game filling the board with no tippy: rows (or columns) alternate X and O, and every
     tippy holds two side-by-side squares (turned, two stacked ones). Random move order."""
@@ -98,6 +104,7 @@ def tie_game(n: int, seed: int = 0) -> Cells:
     return _check(n, _interleave(marks[True], marks[False]), None, "tie")
 
 
+@made_once
 def random_game(n: int, seed: int, stop_at_empty: int = 0) -> Cells:
     """Random moves until the game is over or ``stop_at_empty`` squares are left."""
     rng = random.Random(f"game-{n}-{seed}")
@@ -120,6 +127,7 @@ def until_over(n: int, order: Sequence[tuple[int, int]]) -> Cells:
     return played
 
 
+@made_once
 def minimax_positions(n: int, empty: int, count: int, seed: int = 0, value: int | None = None):
     """``count`` unfinished positions with ``empty`` squares left where some legal move is not
     optimal (of value ``value`` only, if given): dicts of "cells", "board", "player" (to move),

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 from graders.errors import DeclarationError
 from graders.pack_specs import (
     ENVIRONMENT_PREFIX,
+    EntrySpec,
     EnvironmentSpec,
     GoldenSpec,
     KitSpec,
@@ -51,6 +52,12 @@ class Declaration(Strict):
         default_factory=dict,
         description="The pack's own settings, one table each (`[settings.NAME]`), read by its "
         "tests as `pack.settings[NAME]`; typed and checked when the declaration loads.",
+    )
+    entries: dict[str, EntrySpec] = Field(
+        default_factory=dict,
+        description="What the pack's driver asks for by name (`entry(\"NAME\")`, resolved in "
+        "the sandbox by graders/sandbox/harness_entries.py), one table each "
+        "(`[entries.NAME]`): the ways to reach it in the student's work, tried in order.",
     )
     rules: list[RuleSpec] = Field(
         default_factory=list, description="Rule checks on the submitted sources (`grade rules`)."

@@ -55,7 +55,8 @@ class Entries:
     """A pack's declared entries, each resolved once (a driver makes one at import)."""
 
     def __init__(self, table: dict) -> None:
-        self.table, self._found = table, {}
+        self.table = table
+        self._found: dict[str, object] = {}
 
     @classmethod
     def beside(cls, driver_file: str) -> Entries:

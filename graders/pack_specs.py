@@ -196,7 +196,7 @@ Way = Annotated[
 
 class EntrySpec(Strict):
     what: str = Field(min_length=1, description="What it is, as the not-found message says "
-                      "it (`the tippy state class`).")
+                      "it (`the game state class`).")
     kind: Literal["any", "class"] = Field("any", description="`class`: a found object that "
                                           "is not a class is passed over, with a reason.")
     ways: list[Way] = Field(min_length=1, description="How to reach it, tried in order: "

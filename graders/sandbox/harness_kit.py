@@ -10,12 +10,13 @@ and once wrote for itself:
 - :func:`typed` and :func:`patched`: ``input()`` answered from a script, attributes swapped
   for a call and always put back;
 - :func:`import_student`: a student module, with a hint when importing it asks for input;
-- finding an entry point the way the course's tests find it: by its pinned name
-  (:func:`pinned`, skipping the starter's unwritten stub, :func:`unwritten`) or through an
-  interface file's menu (``playable_games['h']``), read with ``ast`` and never run
-  (:func:`menu_entry`, :func:`menus_passed`, :func:`import_entry`, :func:`static_entry`);
-  last, the handed-in module that defines the pinned class, or the unique subclass
-  of its pinned base (:func:`class_homes`, which the parent's intake reads too).
+- the pieces of finding an entry point the way the course's tests find it, which the one
+  resolver of a pack's declared ``[entries]`` (``harness_entries``) puts in order: by its
+  pinned name (:func:`pinned`, skipping the starter's unwritten stub, :func:`unwritten`), through
+  an interface file's menu (``playable_games['h']``), read with ``ast`` and never run
+  (:func:`menu_entry`, :func:`menus_passed`, :func:`import_entry`), or as the handed-in class
+  of the pinned name, or the unique subclass of its pinned base (:func:`class_homes`, which
+  the parent's intake reads too).
 
 The parent-side rule ``entry-name`` reads menus with the same :func:`menu_entry`.
 """
@@ -333,11 +334,3 @@ def _defines(module, name):
         return hasattr(importlib.import_module(module), name)
     except Exception:  # noqa: BLE001 - a module that fails to import defines nothing usable
         return False
-
-
-def static_entry(file, mapping, key):
-    """What ``mapping[key]`` of ``file`` names, imported from its own module without running
-    ``file`` (whose other imports may fail); None when it cannot be told statically."""
-    tree, _ = read_tree(file)
-    entry = None if tree is None else menu_entry(tree, mapping, key)
-    return None if entry is None else import_entry(tree, entry, file)[0]

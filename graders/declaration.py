@@ -102,6 +102,11 @@ class Declaration(Strict):
         golden = [spec.name for spec in self.golden]
         if len(golden) != len(set(golden)):
             raise ValueError(f"golden file names must be unique, got {golden}")
+        known = {*self.submission.files, *self.submission.optional, *self.locked.files}
+        for name, entry in self.entries.items():
+            if entry.files() - known:
+                raise ValueError(f"entries.{name} names files the submission neither hands in "
+                                 f"nor locks: {sorted(entry.files() - known)}")
         declared = {rule.name for rule in self.rules}
         for criterion in self.criteria:
             missing = set(criterion.rules) - declared

@@ -204,3 +204,14 @@ class EntrySpec(Strict):
                             "`{ home = ..., base = ... }`.")
     handout: str = Field("", description="The handout sentence that names it, quoted in the "
                          "not-found message.")
+
+    def files(self) -> set[str]:
+        """The workspace files its ways name (a pinned module, a menu, a base's module)."""
+        named = set()
+        for way in self.ways:
+            if isinstance(way, MenuWay):
+                named.add(way.menu)
+            elif isinstance(way, PinnedWay):
+                named |= {f"{dotted.rsplit('.', 1)[0]}.py" for dotted in (way.pinned, way.base)
+                          if dotted}
+        return named

@@ -70,6 +70,13 @@ def test_a_bad_entry_names_file_key_and_value(tmp_path: Path, change, key, said)
     assert str(path) in message and f"key `{key}`" in message and said in message
 
 
+def test_a_way_names_only_files_the_submission_hands_in_or_locks(tmp_path: Path):
+    path = write(tmp_path, GOOD + ENTRIES.replace("shapes.Square", "shape.Square"))
+    with pytest.raises(DeclarationError, match=r"entries.shape names files the submission "
+                       r"neither hands in nor locks: \['shape.py'\]"):
+        load_declaration(path)
+
+
 def test_the_keys_are_documented():
     keys = "\n".join(describe_keys())
     for key in ("[entries.NAME]:", "entries.NAME.what:", "entries.NAME.ways:"):

@@ -46,7 +46,10 @@ class EntryNotFound(LookupError):
 
 
 def table_json(assignment: Path) -> str:
-    """The ``[entries]`` table of ``assignment`` (an ``assignment.toml``) as JSON text."""
+    """The ``[entries]`` table of ``assignment`` (an ``assignment.toml``; none: no entries)
+    as JSON text."""
+    if not assignment.is_file():
+        return "{}"
     with assignment.open("rb") as handle:
         return json.dumps(tomllib.load(handle).get("entries", {}), indent=1)
 
@@ -70,6 +73,9 @@ class Entries:
 
     def __call__(self, name: str):
         """What entry ``name`` reaches by the first way that reaches it."""
+        if name not in self.table:
+            raise KeyError(f"the pack's driver asks for entry {name!r}, which its "
+                           f"assignment.toml does not declare ([entries.{name}])")
         if name not in self._found:
             self._found[name] = self._resolve(name)
         return self._found[name]

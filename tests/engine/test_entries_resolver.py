@@ -137,6 +137,12 @@ def test_each_entry_is_resolved_once(workspace):
     assert entries("shape") is first
 
 
+def test_an_entry_the_pack_does_not_declare_is_the_graders_mistake(tmp_path: Path):
+    entries = Entries.beside(str(tmp_path / "driver.py"))  # nothing declared beside it
+    with pytest.raises(KeyError, match=r"does not declare \(\[entries.shape\]\)"):
+        entries("shape")
+
+
 def test_a_driver_reads_the_table_beside_it(tmp_path: Path):
     pack = tmp_path / "pack"
     pack.mkdir()

@@ -28,10 +28,6 @@ from harness_kit import patched, typed
 _entry = harness_entries.Entries.beside(__file__)
 
 
-def _error(exc: BaseException) -> dict[str, str]:
-    return {"error": harness_kit.error_text(exc)}
-
-
 def _alias_missing_names() -> None:
     """On a mixed workspace (the student's files over the instructor's stonehenge.py), let
     the student's ``from stonehenge import X`` (in any of their modules) find the instructor's
@@ -124,7 +120,7 @@ def trace(side: int, p1_starts: bool, moves: list[str],
         try:
             states.append(states[-1].make_move(game.str_to_move(letter)))
         except Exception as exc:
-            snaps.append(_error(exc))
+            snaps.append({"error": harness_kit.error_text(exc)})
             break
         game.current_state = states[-1]
         snaps.append(_snapshot(game, states[-1], wanted))

@@ -3,8 +3,8 @@
 Stdlib only, never imports ``graders``. A game is ``TippyGameState('p1', interactive=True)``
 (the size prompt answered by ``harness_kit.typed``), driven with ``possible_next_moves()``,
 ``apply_move()``, ``over``, ``next_player``, ``winner()`` and ``outcome()``; the classes are
-the pack's declared entries (``[entries]`` in assignment.toml, ``harness_entries``), each
-move's square is found by ``driver_moves.py``. The board is never
+the pack's declared entries (``[entries]`` in assignment.toml, resolved by
+``harness_entries``), each move's square is found by ``driver_moves.py``. The board is never
 read: answers carry the driver's own record ('X' p1, 'O' p2, '.' empty). Helpers are imported
 under private names so that they are not operations.
 """

@@ -162,6 +162,13 @@ def _item_model(annotation: Any, container: type) -> type[BaseModel] | None:
     return None
 
 
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The models a (possibly annotated, union) annotation allows, e.g. each kind of way."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for arg in typing.get_args(annotation) for model in _models_in(arg)]
+
+
 def describe_keys(model: type[BaseModel] = Declaration, prefix: str = "") -> list[str]:
     """One line per key, with its description: the declaration documents itself."""
     lines = []
@@ -179,6 +186,10 @@ def describe_keys(model: type[BaseModel] = Declaration, prefix: str = "") -> lis
         elif table is not None:
             lines.append(f"[{key}.NAME]: {field.description or 'a table per name'}")
             lines += describe_keys(table, f"{key}.NAME.")
+        elif typing.get_origin(annotation) is list and _models_in(annotation):
+            lines.append(f"{key}: {field.description or 'a list of tables of several kinds'}")
+            for kind in _models_in(annotation):
+                lines += describe_keys(kind, f"{key}[].")
         else:
             lines.append(f"{key}: {field.description or ''}".rstrip(": "))
     return lines

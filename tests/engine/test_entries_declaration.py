@@ -79,7 +79,10 @@ def test_a_way_names_only_files_the_submission_hands_in_or_locks(tmp_path: Path)
 
 def test_the_keys_are_documented():
     keys = "\n".join(describe_keys())
-    for key in ("[entries.NAME]:", "entries.NAME.what:", "entries.NAME.ways:"):
+    for key in ("[entries.NAME]:", "entries.NAME.what:", "entries.NAME.ways:",
+                "entries.NAME.ways[].pinned:", "entries.NAME.ways[].written:",
+                "entries.NAME.ways[].menu:", "entries.NAME.ways[].passed_to:",
+                "entries.NAME.ways[].home:", "entries.NAME.ways[].skip:"):
         assert key in keys
 
 

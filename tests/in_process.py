@@ -9,8 +9,9 @@ driver's operations one by one in milliseconds. The layout is the sandbox's:
   the pack's locked files over them (the instructor's copy wins), then the test's own files.
 - :func:`driver_on` loads ``driver.py`` as a plain module (``grader_driver``) from a harness
   folder holding it, its ``driver_*.py`` helpers, the engine's harness modules
-  (``harness_kit``, ``harness_entries``) and the pack's ``[entries]`` (``entries.json``), with the harness folder, then the workspace, first on ``sys.path`` and
-  the workspace as the working folder, as the child has them.
+  (``harness_kit``, ``harness_entries``) and the pack's ``[entries]`` (``entries.json``),
+  with the harness folder, then the workspace, first on ``sys.path`` and the workspace as the
+  working folder, as the child has them.
 - :func:`on_path` is that isolation alone, to import a workspace's own modules (``import
   games``); :func:`reference_module` imports one module of the reference that way. On
   leaving, every module imported from the workspace or the harness is dropped and any module

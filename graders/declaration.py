@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 from graders.errors import DeclarationError
 from graders.pack_specs import (
     ENVIRONMENT_PREFIX,
+    EntrySpec,
     EnvironmentSpec,
     GoldenSpec,
     KitSpec,
@@ -51,6 +52,12 @@ class Declaration(Strict):
         default_factory=dict,
         description="The pack's own settings, one table each (`[settings.NAME]`), read by its "
         "tests as `pack.settings[NAME]`; typed and checked when the declaration loads.",
+    )
+    entries: dict[str, EntrySpec] = Field(
+        default_factory=dict,
+        description="What the pack's driver asks for by name (`entry(\"NAME\")`, resolved in "
+        "the sandbox by graders/sandbox/harness_entries.py), one table each "
+        "(`[entries.NAME]`): the ways to reach it in the student's work, tried in order.",
     )
     rules: list[RuleSpec] = Field(
         default_factory=list, description="Rule checks on the submitted sources (`grade rules`)."
@@ -95,6 +102,11 @@ class Declaration(Strict):
         golden = [spec.name for spec in self.golden]
         if len(golden) != len(set(golden)):
             raise ValueError(f"golden file names must be unique, got {golden}")
+        known = {*self.submission.files, *self.submission.optional, *self.locked.files}
+        for name, entry in self.entries.items():
+            if entry.files() - known:
+                raise ValueError(f"entries.{name} names files the submission neither hands in "
+                                 f"nor locks: {sorted(entry.files() - known)}")
         declared = {rule.name for rule in self.rules}
         for criterion in self.criteria:
             missing = set(criterion.rules) - declared
@@ -150,6 +162,13 @@ def _item_model(annotation: Any, container: type) -> type[BaseModel] | None:
     return None
 
 
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """The models a (possibly annotated, union) annotation allows, e.g. each kind of way."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [model for arg in typing.get_args(annotation) for model in _models_in(arg)]
+
+
 def describe_keys(model: type[BaseModel] = Declaration, prefix: str = "") -> list[str]:
     """One line per key, with its description: the declaration documents itself."""
     lines = []
@@ -167,6 +186,10 @@ def describe_keys(model: type[BaseModel] = Declaration, prefix: str = "") -> lis
         elif table is not None:
             lines.append(f"[{key}.NAME]: {field.description or 'a table per name'}")
             lines += describe_keys(table, f"{key}.NAME.")
+        elif typing.get_origin(annotation) is list and _models_in(annotation):
+            lines.append(f"{key}: {field.description or 'a list of tables of several kinds'}")
+            for kind in _models_in(annotation):
+                lines += describe_keys(kind, f"{key}[].")
         else:
             lines.append(f"{key}: {field.description or ''}".rstrip(": "))
     return lines

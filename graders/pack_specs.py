@@ -7,9 +7,9 @@ Every per-pack choice is a key here, so the engine never names a pack.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Discriminator, Field, Tag, field_validator, model_validator
 
 from graders.specs import Strict
 
@@ -144,3 +144,74 @@ class KitSpec(Strict):
         description="Hidden helper module of the pack (an oracle or generator, which a kit "
         "otherwise answers from recordings) -> the functions of it the public tests apply to "
         "the student's own output, which the kit ships, e.g. `{ oracle = [\"tokens\"] }`.")
+
+
+IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
+DOTTED = rf"^{IDENTIFIER}(\.{IDENTIFIER})*\.{IDENTIFIER}$"
+PY_FILE = rf"^{IDENTIFIER}\.py$"
+
+
+class PinnedWay(Strict):
+    pinned: str = Field(pattern=DOTTED, description="`module.Name`: the attribute, importing "
+                        "the student's module (its own import error is theirs to see).")
+    written: bool = Field(False, description="Pass over the starter's unwritten stub (every "
+                          "method raises NotImplementedError), keeping it as the last resort.")
+    base: str = Field("", pattern=rf"^({DOTTED[1:-1]})?$", description="`module.Base`: when "
+                      "the attribute is missing, the reason names the module's own subclasses "
+                      "of it.")
+
+
+class MenuWay(Strict):
+    menu: str = Field(pattern=PY_FILE, description="The interface file whose menu names it "
+                      "(read with ast, never run, unless `run`).")
+    mapping: str = Field(pattern=rf"^{IDENTIFIER}$", description="The menu: a dict of it.")
+    key: str = Field(description="The menu's key for it.")
+    run: bool = Field(False, description="Import the file and index its mapping first, as the "
+                      "course's tests do; read it only when that fails.")
+    passed_to: str = Field("", description="A callable whose argument `position` is indexed "
+                           "in a dict that is a menu too (a dict under another name).")
+    position: int = Field(0, ge=0, description="See `passed_to`.")
+
+
+class HomeWay(Strict):
+    home: str = Field(pattern=rf"^{IDENTIFIER}$", description="The one handed-in module "
+                      "defining a written class of this name, read with ast, gives it.")
+    base: str = Field("", description="Else the one class deriving from this base.")
+    skip: list[str] = Field(default_factory=list, description="Modules never searched (the "
+                            "starter's own).")
+
+
+def _way_kind(way: Any) -> str | None:
+    keys = way if isinstance(way, dict) else vars(way)
+    return next((kind for kind in ("pinned", "menu", "home") if kind in keys), None)
+
+
+Way = Annotated[
+    Annotated[PinnedWay, Tag("pinned")] | Annotated[MenuWay, Tag("menu")]
+    | Annotated[HomeWay, Tag("home")],
+    Discriminator(_way_kind, custom_error_type="entry_way", custom_error_message=(
+        "a way must say how: `pinned`, `menu` or `home`")),
+]
+
+
+class EntrySpec(Strict):
+    what: str = Field(min_length=1, description="What it is, as the not-found message says "
+                      "it (`the game state class`).")
+    kind: Literal["any", "class"] = Field("any", description="`class`: a found object that "
+                                          "is not a class is passed over, with a reason.")
+    ways: list[Way] = Field(min_length=1, description="How to reach it, tried in order: "
+                            "`{ pinned = ... }`, `{ menu = ..., mapping = ..., key = ... }`, "
+                            "`{ home = ..., base = ... }`.")
+    handout: str = Field("", description="The handout sentence that names it, quoted in the "
+                         "not-found message.")
+
+    def files(self) -> set[str]:
+        """The workspace files its ways name (a pinned module, a menu, a base's module)."""
+        named = set()
+        for way in self.ways:
+            if isinstance(way, MenuWay):
+                named.add(way.menu)
+            elif isinstance(way, PinnedWay):
+                named |= {f"{dotted.rsplit('.', 1)[0]}.py" for dotted in (way.pinned, way.base)
+                          if dotted}
+        return named

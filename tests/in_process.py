@@ -8,9 +8,10 @@ driver's operations one by one in milliseconds. The layout is the sandbox's:
 - :func:`workspace` builds the working folder as the grader does: the folders' files, then
   the pack's locked files over them (the instructor's copy wins), then the test's own files.
 - :func:`driver_on` loads ``driver.py`` as a plain module (``grader_driver``) from a harness
-  folder holding it, its ``driver_*.py`` helpers and the engine's harness modules
-  (``harness_kit``), with the harness folder, then the workspace, first on ``sys.path`` and
-  the workspace as the working folder, as the child has them.
+  folder holding it, its ``driver_*.py`` helpers, the engine's harness modules
+  (``harness_kit``, ``harness_entries``) and the pack's ``[entries]`` (``entries.json``),
+  with the harness folder, then the workspace, first on ``sys.path`` and the workspace as the
+  working folder, as the child has them.
 - :func:`on_path` is that isolation alone, to import a workspace's own modules (``import
   games``); :func:`reference_module` imports one module of the reference that way. On
   leaving, every module imported from the workspace or the harness is dropped and any module
@@ -39,7 +40,7 @@ from typing import Any
 import pytest
 
 from graders.pack import Pack
-from graders.sandbox import HARNESS_MODULES
+from graders.sandbox import HARNESS_MODULES, harness_entries
 from graders.sandbox.harness_kit import typed
 
 DRIVER_MODULE = "grader_driver"  # the name the sandbox's child imports the driver by
@@ -114,6 +115,8 @@ def driver_on(pack: Pack, workspace: Path) -> Iterator[ModuleType]:
         harness = Path(folder)
         for module in (*HARNESS_MODULES, *pack.dir.glob("driver_*.py")):
             shutil.copyfile(module, harness / module.name)
+        (harness / harness_entries.TABLE_FILE).write_text(
+            harness_entries.table_json(pack.dir / "assignment.toml"), "utf-8")
         shutil.copyfile(pack.driver, harness / f"{DRIVER_MODULE}.py")
         with on_path(workspace, harness):
             yield importlib.import_module(DRIVER_MODULE)

@@ -11,6 +11,7 @@ from graders.checks import title_of
 from graders.commands import register
 from graders.declaration import describe_keys
 from graders.pack import Pack, get_pack
+from graders.pack_specs import EntrySpec
 
 
 @register
@@ -25,8 +26,8 @@ def command(assignment: str | None) -> None:
 
 
 def describe_pack(pack: Pack) -> list[str]:
-    """The pack's criteria (id, points, title), rules (name, deduction) and [environment],
-    each with the handout sentence it enforces."""
+    """The pack's criteria (id, points, title), rules (name, deduction), [entries] and
+    [environment], each with the handout sentence it enforces."""
     declaration = pack.declaration
     lines = [f"{pack.id}: {pack.title} ({declaration.max_points:g} points)", "criteria:"]
     for criterion in declaration.criteria:
@@ -43,12 +44,29 @@ def describe_pack(pack: Pack) -> list[str]:
             f"  {rule.name} (-{rule.deduction:g} points): {title_of(rule.name)}",
             f"      handout: {_handout(rule)}",
         ]
+    lines += _entries(declaration.entries)
     environment = declaration.environment
     if environment.requirements:
         lines += [f"environment (student code may import; `grade setup {pack.id}` builds it):",
                   *(f"  course: {line}" for line in environment.course),
                   *(f"  package: {line}" for line in environment.packages),
                   f"      handout: {_handout(environment)}"]
+    return lines
+
+
+def _entries(entries: dict[str, EntrySpec]) -> list[str]:
+    """The ``[entries]`` the pack's driver asks for, each with its ways in order."""
+    if not entries:
+        return []
+    lines = ["entries (what the driver asks for, and the ways to reach it, in order):"]
+    for name, entry in entries.items():
+        lines.append(f"  {name}: {entry.what}")
+        for way in entry.ways:
+            how, *options = way.model_dump(exclude_defaults=True).items()
+            shown = ", ".join(key if value is True else f"{key} {value}" for key, value in options)
+            lines.append(f"      {how[0]}: {how[1]}" + (f" ({shown})" if shown else ""))
+        if entry.handout:
+            lines.append(f"      handout: {_handout(entry)}")
     return lines
 
 

@@ -26,7 +26,7 @@ from graders.kit.scan import hidden_material, kit_texts, leaks
 from graders.kit.slicer import KIT
 from graders.kit.vendor import vendor
 from graders.pack import Pack
-from graders.sandbox import HARNESS_MODULES
+from graders.sandbox import HARNESS_MODULES, harness_entries
 
 RUNTIME = Path(__file__).with_name("runtime")
 SANDBOX = Path(__file__).resolve().parent.parent / "sandbox"
@@ -106,6 +106,8 @@ def write_tree(pack: Pack, target: Path) -> tuple[Path, dict[str, set[str]]]:
         _write(private / "harness" / "grader_driver.py", pack.driver.read_text("utf-8"))
     for helper in sorted(pack.dir.glob("driver_*.py")):
         _write(private / "harness" / helper.name, helper.read_text("utf-8"))
+    _write(private / "harness" / harness_entries.TABLE_FILE,
+           harness_entries.table_json(pack.dir / "assignment.toml"))
     shutil.copytree(pack.templates_dir, private / "student_templates" / pack.id,
                     ignore=shutil.ignore_patterns("__pycache__", "precheck.py"))
     for folder in [private / "packs" / pack.id, *(private / "sandbox").parents]:

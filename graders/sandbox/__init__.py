@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from graders.sandbox import harness_entries
 from graders.sandbox.cgroups import MemoryCgroups
 from graders.sandbox.isolation import (
     TOOLS_ROOT,
@@ -45,8 +46,10 @@ KEEPER_SOURCE = Path(__file__).with_name("keeper.py")
 GUARD_SOURCE = Path(__file__).with_name("guard.py")
 KIT_SOURCE = Path(__file__).with_name("harness_kit.py")
 # Child-side engine modules every harness carries beside the pack's driver: the drivers'
-# shared helpers, and the runners of the engine's checkers (a tool's script, `run_tool`).
-HARNESS_MODULES = (KIT_SOURCE, Path(__file__).resolve().parents[1] / "style" / "pyta_runner.py")
+# shared helpers, their resolver of the pack's [entries], and the runners of the engine's
+# checkers (a tool's script, `run_tool`).
+HARNESS_MODULES = (KIT_SOURCE, Path(harness_entries.__file__),
+                   Path(__file__).resolve().parents[1] / "style" / "pyta_runner.py")
 SERVERS_KEPT = 2  # program servers alive at once (students are graded one after another)
 
 
@@ -151,8 +154,8 @@ class Sandbox:
         """A read-only folder with ``keeper.py`` (holds the grader's channel), ``child.py``
         (runs the driver and the student's code), its guard ``child_guard.py``, ``driver`` as
         ``grader_driver.py``, the engine's :data:`HARNESS_MODULES` (``harness_kit.py``, the
-        checkers' runners) and the driver's helper modules (``driver_*.py`` beside it,
-        importable by their own names)."""
+        checkers' runners), the driver's helper modules (``driver_*.py`` beside it,
+        importable by their own names) and the pack's ``[entries]`` as ``entries.json``."""
         if driver not in self._harness:
             folder = Path(tempfile.mkdtemp(prefix="harness-", dir=self.root))
             shutil.copyfile(CHILD_SOURCE, folder / "child.py")
@@ -163,6 +166,9 @@ class Sandbox:
             shutil.copyfile(driver, folder / "grader_driver.py")
             for helper in sorted(driver.parent.glob("driver_*.py")):
                 shutil.copyfile(helper, folder / helper.name)
+            if (driver.parent / "assignment.toml").is_file():
+                (folder / harness_entries.TABLE_FILE).write_text(
+                    harness_entries.table_json(driver.parent / "assignment.toml"), "utf-8")
             for path in (folder, *folder.iterdir()):
                 path.chmod(0o755 if path.is_dir() else 0o644)
             self._harness[driver] = folder

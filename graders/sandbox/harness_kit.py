@@ -5,16 +5,18 @@ reaches this module as ``import harness_kit``. It holds what every game pack's d
 and once wrote for itself:
 
 - :func:`plain` and :func:`safe`: a student value as JSON-able data, an exception as a line of
-  text that names the student's file and line (:func:`error_text`);
+  text that names the student's file and line (:func:`error_text`); :func:`snapshot`: the
+  student's state field by field, a field that raises an error of its own;
 - :func:`typed` and :func:`patched`: ``input()`` answered from a script, attributes swapped
   for a call and always put back;
 - :func:`import_student`: a student module, with a hint when importing it asks for input;
-- finding an entry point the way the course's tests find it: by its pinned name
-  (:func:`pinned`, skipping the starter's unwritten stub, :func:`unwritten`) or through an
-  interface file's menu (``playable_games['h']``), read with ``ast`` and never run
-  (:func:`menu_entry`, :func:`menus_passed`, :func:`import_entry`, :func:`static_entry`);
-  last, the handed-in module that defines the pinned class, or the unique subclass
-  of its pinned base (:func:`class_homes`, which the parent's intake reads too).
+- the pieces of finding an entry point the way the course's tests find it, which the one
+  resolver of a pack's declared ``[entries]`` (``harness_entries``) puts in order: by its
+  pinned name (:func:`pinned`, skipping the starter's unwritten stub, :func:`unwritten`), through
+  an interface file's menu (``playable_games['h']``), read with ``ast`` and never run
+  (:func:`menu_entry`, :func:`menus_passed`, :func:`import_entry`), or as the handed-in class
+  of the pinned name, or the unique subclass of its pinned base (:func:`class_homes`, which
+  the parent's intake reads too).
 
 The parent-side rule ``entry-name`` reads menus with the same :func:`menu_entry`.
 """
@@ -76,9 +78,38 @@ def safe(call):
         value = call()
     except Exception as exc:  # noqa: BLE001 - the student's error is the answer
         return {"error": error_text(exc)}
+    return scalar(value)
+
+
+def scalar(value):
+    """``value`` if it is a JSON scalar, else ``<type> repr`` (cut at 200 characters)."""
     if isinstance(value, SCALARS):
         return value
     return f"<{type(value).__name__}> {value!r}"[:200]
+
+
+def snapshot(fields, *on, convert=None):
+    """The student's state, field by field: ``{name: value}`` for each ``name: how`` of
+    ``fields``, ``how`` an attribute of ``on[0]`` (``"over"``), a method of it to call
+    (``"outcome()"``) or a function of ``*on``; ``convert`` applied to each value when given.
+    A field that raises is ``{"error": text}``: one broken method costs only its own field."""
+    snap = {}
+    for name, how in fields.items():
+        try:
+            value = _field(how, on)
+        except Exception as exc:  # noqa: BLE001 - the student's error is this field's value
+            snap[name] = {"error": error_text(exc)}
+        else:
+            snap[name] = value if convert is None else convert(value)
+    return snap
+
+
+def _field(how, on):
+    if callable(how):
+        return how(*on)
+    if how.endswith("()"):
+        return getattr(on[0], how[:-2])()
+    return getattr(on[0], how)
 
 
 @contextlib.contextmanager
@@ -303,11 +334,3 @@ def _defines(module, name):
         return hasattr(importlib.import_module(module), name)
     except Exception:  # noqa: BLE001 - a module that fails to import defines nothing usable
         return False
-
-
-def static_entry(file, mapping, key):
-    """What ``mapping[key]`` of ``file`` names, imported from its own module without running
-    ``file`` (whose other imports may fail); None when it cannot be told statically."""
-    tree, _ = read_tree(file)
-    entry = None if tree is None else menu_entry(tree, mapping, key)
-    return None if entry is None else import_entry(tree, entry, file)[0]

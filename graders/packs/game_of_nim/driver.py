@@ -17,29 +17,16 @@ import inspect
 import io
 import math
 
+import harness_entries
 import harness_kit
 from harness_kit import plain
 
 STRAY_LIMIT = 2000
 
 
-def _game_class():
-    """``game_of_nim.GameOfNim``, reached as the course's main reaches it (``from game_of_nim
-    import GameOfNim``): defined there or imported into it from the student's own module."""
-    game_of_nim = harness_kit.import_student("game_of_nim")  # an import error is this call's
-    cls = getattr(game_of_nim, "GameOfNim", None)
-    if cls is None:
-        import games
-
-        found = sorted(name for name, value in vars(game_of_nim).items()
-                       if inspect.isclass(value) and issubclass(value, games.Game)
-                       and value.__module__ != games.__name__)  # not Fig52Game, TicTacToe
-        seen = f" (it has {', '.join(found)})" if found else ""
-        raise LookupError(
-            "the main program does `from game_of_nim import GameOfNim`, and game_of_nim.py has "
-            f"no GameOfNim{seen}: the handout says 'The name of the class should be `GameOfNim`'"
-        )
-    return cls
+# The class, as the course's main reaches it (``from game_of_nim import GameOfNim``):
+# ``[entries] game`` in assignment.toml, resolved by ``harness_entries``.
+_entry = harness_entries.Entries.beside(__file__)
 
 
 def _accepts(cls, name: str) -> bool | None:
@@ -57,7 +44,7 @@ def new_game(board: list, rule: str = "misere"):
     it (the reference does); a submission implements the course's rule itself."""
     if rule not in ("misere", "normal"):
         raise ValueError(f"unknown rule {rule!r}")
-    cls = _game_class()
+    cls = _entry("game")
     extra = {"rule": rule} if _accepts(cls, "rule") else {}
     try:
         return cls(board=list(board), **extra)
@@ -245,7 +232,7 @@ def compat(board: list, rule: str = "misere") -> dict:
     against itself, with the pack's search; an error there is graded elsewhere). The labels
     are who moves first and who moves after the first move (None when there is no move)."""
     try:
-        names = [p for p in inspect.signature(_game_class()).parameters if p != "self"]
+        names = [p for p in inspect.signature(_entry("game")).parameters if p != "self"]
     except (TypeError, ValueError):
         names = None
     players: list = []

@@ -1,13 +1,12 @@
 """Stonehenge driver: runs in the sandboxed child, stdlib only, returns plain data.
 
-Every operation reaches the submission through the starter API only:
-``game_interface.playable_games['h']`` and ``usable_strategies['mr' / 'mi']``, whatever the
-classes and functions are called and whichever of the student's modules defines them (when
-game_interface.py cannot be imported, its entries are read statically by ``harness_kit``, and
-last ``stonehenge.StonehengeGame``, so a broken strategy file does not also sink the game's
-marks), the game's single ``input()`` call (typed), ``str_to_move``, ``make_move``,
-``is_over``, ``is_winner``, ``str``, ``repr`` and ``rough_outcome``. Positions arrive as a
-side length, who starts, and a list of cell letters.
+Every operation reaches the submission through the starter API only: the game and the
+strategies are the pack's declared entries (``[entries]`` in assignment.toml, resolved by
+``harness_entries``: ``game_interface.playable_games['h']`` and ``usable_strategies['mr' /
+'mi']``, whatever they are called and whichever of the student's modules defines them), the
+game's single ``input()`` call (typed), ``str_to_move``, ``make_move``, ``is_over``,
+``is_winner``, ``str``, ``repr`` and ``rough_outcome``. Positions arrive as a side length, who
+starts, and a list of cell letters.
 
 Where one value of a snapshot raises, only that field becomes ``{"error": "..."}``, so one broken
 method costs the tests of that method and not the others.
@@ -16,27 +15,17 @@ method costs the tests of that method and not the others.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import harness_entries
 import harness_kit
 from harness_kit import patched, typed
 
-
-def _error(exc: BaseException) -> dict[str, str]:
-    return {"error": harness_kit.error_text(exc)}
-
-
-def _interface(mixed: bool = False):
-    if mixed:
-        _alias_missing_names()
-    import game_interface
-
-    return game_interface
+_entry = harness_entries.Entries.beside(__file__)
 
 
 def _alias_missing_names() -> None:
@@ -54,30 +43,12 @@ def _alias_missing_names() -> None:
                 setattr(stonehenge, bound[1], getattr(stonehenge, f"Stonehenge{kind}"))
 
 
-# Where a game class lives when game_interface cannot give it (handout and starter names).
-_FALLBACK = {"h": ("stonehenge", "StonehengeGame"),
-             "s": ("subtract_square_game", "SubtractSquareGame")}
-
-
-def _game_class(key: str = "h", instructor: bool = False):
-    """The game class ``playable_games[key]`` names (read statically when game_interface
-    cannot be imported); on a mixed workspace whose stonehenge.py is the instructor's
-    (``instructor``), the instructor's game."""
-    if not instructor:
-        try:
-            return _interface().playable_games[key]
-        except Exception:
-            found = harness_kit.static_entry("game_interface.py", "playable_games", key)
-            if found is not None:
-                return found
-    module, name = _FALLBACK[key]
-    return getattr(importlib.import_module(module), name)
-
-
-def _new_game(side: int | str, p1_starts: bool, key: str = "h", instructor: bool = False):
+def _new_game(side: int | str, p1_starts: bool, game: str = "game"):
+    """The declared entry ``game`` (``[entries]``: the student's, the instructor's, subtract
+    square) started with ``side`` typed at its one prompt."""
     with typed(then=str(side)) as prompts:
-        game = _game_class(key, instructor)(p1_starts)
-    return game, prompts
+        started = _entry(game)(p1_starts)
+    return started, prompts
 
 
 def _advance(game: Any, moves: list[str]) -> None:
@@ -108,18 +79,12 @@ _FIELDS = {
 
 
 def _snapshot(game: Any, state: Any, fields: list[str]) -> dict[str, Any]:
-    snap: dict[str, Any] = {}
-    for name in fields:
-        try:
-            snap[name] = _FIELDS[name](game, state)
-        except Exception as exc:
-            snap[name] = _error(exc)
-    return snap
+    return harness_kit.snapshot({name: _FIELDS[name] for name in fields}, game, state)
 
 
 def interface() -> dict[str, Any]:
     """What the student's game_interface names: game keys, strategy keys, the 'h' class."""
-    module = _interface()
+    module = harness_kit.import_student("game_interface")
     games, strategies = module.playable_games, module.usable_strategies
     return {
         "games": sorted(str(key) for key in games),
@@ -155,7 +120,7 @@ def trace(side: int, p1_starts: bool, moves: list[str],
         try:
             states.append(states[-1].make_move(game.str_to_move(letter)))
         except Exception as exc:
-            snaps.append(_error(exc))
+            snaps.append({"error": harness_kit.error_text(exc)})
             break
         game.current_state = states[-1]
         snaps.append(_snapshot(game, states[-1], wanted))
@@ -190,22 +155,18 @@ def moves_check(side: int, p1_starts: bool, moves: list[str],
     return {text: bool(state.is_valid_move(game.str_to_move(text))) for text in strings}
 
 
-# The instructor's strategy.py names its strategies as the handout does.
-_INSTRUCTOR_STRATEGIES = {"mr": "recursive_minimax_strategy", "mi": "iterative_minimax_strategy"}
+# usable_strategies' keys, and the entries ([entries]) that reach them.
+_STRATEGIES = {"mr": "recursive", "mi": "iterative"}
 
 
 def _strategy(key: str, mixed: bool, instructor: bool = False):
-    """``usable_strategies[key]`` of the student's game_interface (read statically when the
-    module cannot be imported), or the instructor's strategy on a mix that has it."""
+    """The student's ``usable_strategies[key]`` (on a mixed workspace, their modules' imports
+    of the instructor's stonehenge.py aliased first), or the instructor's strategy."""
     if instructor:
-        return getattr(importlib.import_module("strategy"), _INSTRUCTOR_STRATEGIES[key])
-    try:
-        return _interface(mixed).usable_strategies[key]
-    except Exception:
-        found = harness_kit.static_entry("game_interface.py", "usable_strategies", key)
-        if found is None:
-            raise
-        return found
+        return _entry(f"instructor_{_STRATEGIES[key]}")
+    if mixed:
+        _alias_missing_names()
+    return _entry(_STRATEGIES[key])
 
 
 def _watching_recursion(func: Any, game: Any) -> tuple[Any, str | None]:
@@ -236,9 +197,9 @@ def strategy(key: str, side: int = 0, p1_starts: bool = True, moves: list[str] |
     """
     func = _strategy(key, mixed, instructor)
     if total is not None:
-        game, _ = _new_game(total, p1_starts, key="s", instructor=True)
+        game, _ = _new_game(total, p1_starts, "subtract_square")
     else:
-        game, _ = _new_game(side, p1_starts, instructor=mixed)
+        game, _ = _new_game(side, p1_starts, "instructor_game" if mixed else "game")
         _advance(game, moves or [])
     state = game.current_state
     before = (str(state), repr(state))
@@ -270,7 +231,7 @@ def play_interface(side: int, p1_starts: bool, moves: list[str]) -> dict[str, An
     Reports the moves the loop asked for, those left over, whether ``play()`` returned and
     the game was over then, and the last line it printed. A loop that asks for a move after
     the script ends raises (the game did not end when it should have)."""
-    module = _interface()
+    module = harness_kit.import_student("game_interface")
     answers = ["y" if p1_starts else "n", str(side)]
     script, played = list(moves), list[str]()
 

@@ -3,7 +3,8 @@
 Stdlib only, never imports ``graders``. A game is ``TippyGameState('p1', interactive=True)``
 (the size prompt answered by ``harness_kit.typed``), driven with ``possible_next_moves()``,
 ``apply_move()``, ``over``, ``next_player``, ``winner()`` and ``outcome()``; the classes are
-found by ``driver_classes.py``, each move's square by ``driver_moves.py``. The board is never
+the pack's declared entries (``[entries]`` in assignment.toml, resolved by
+``harness_entries``), each move's square is found by ``driver_moves.py``. The board is never
 read: answers carry the driver's own record ('X' p1, 'O' p2, '.' empty). Helpers are imported
 under private names so that they are not operations.
 """
@@ -12,11 +13,16 @@ import contextlib
 import io
 import random
 
-import driver_classes as _classes
 import driver_moves as _moves
+import harness_entries as _entries
 import harness_kit as _kit
 
 _safe, _text, _child = _kit.safe, _moves.text_of, _moves.child_of
+_entry = _entries.Entries.beside(__file__)
+# What a summary reads of a state: its own answers, each field's error its own.
+_FACTS = {"over": "over", "next_player": "next_player", "outcome": "outcome()", "text": str,
+          "repr": repr}
+_WINNERS = {player: (lambda state, p=player: state.winner(p)) for player in ("p1", "p2")}
 
 
 def _board(n, cells):
@@ -31,8 +37,8 @@ class _Game:
 
     def __init__(self, n):
         self.n = n
-        self.reader = _moves.reader_for(n)
-        self.state = _moves.new_game(n)
+        self.reader = _moves.reader_for(n, _entry("state"))
+        self.state = _moves.new_game(n, _entry("state"))
         self.found, self.odd = _moves.moves_of(self.state, self.reader)
         self.cells, self.used = [], []
 
@@ -55,12 +61,9 @@ class _Game:
 
     def summary(self, with_moves=True):
         """Plain facts: board (the driver's record), over, next_player, winners, outcome."""
-        state = self.state
-        facts = {"board": _board(self.n, self.cells), "over": _safe(lambda: state.over),
-                 "next_player": _safe(lambda: state.next_player),
-                 "winner": {p: _safe(lambda p=p: state.winner(p)) for p in ("p1", "p2")},
-                 "outcome": _safe(state.outcome), "text": _safe(lambda: str(state)),
-                 "repr": _safe(lambda: repr(state))}
+        facts = {"board": _board(self.n, self.cells),
+                 **_kit.snapshot(_FACTS, self.state, convert=_kit.scalar),
+                 "winner": _kit.snapshot(_WINNERS, self.state, convert=_kit.scalar)}
         if with_moves:
             facts.update(moves=sorted([r, c] for r, c in self.found), odd_moves=self.odd)
         return facts
@@ -164,7 +167,7 @@ def replay_taken(n, cells, after_end=False):
 def _suggest(game):
     """{"cell": [r, c] or None, "why": text or None} for StrategyMinimax on the game."""
     before = game.fingerprint()
-    move = _classes.resolve("minimax")(interactive=False).suggest_move(game.state)
+    move = _entry("minimax")(interactive=False).suggest_move(game.state)
     if game.fingerprint() != before:
         return {"cell": None, "why": "suggest_move changed the state it was given"}
     cell = game.reader.cell(move) if move is not None else None
@@ -260,7 +263,7 @@ def minimax_subtract_square(total):
     """The amount StrategyMinimax removes from SubtractSquareState('p1', total)."""
     from subtract_square_state import SubtractSquareState
 
-    move = _classes.resolve("minimax")(interactive=False).suggest_move(
+    move = _entry("minimax")(interactive=False).suggest_move(
         SubtractSquareState("p1", current_total=total))
     return _safe(lambda: move.amount)
 
@@ -299,7 +302,7 @@ def run_game_view(answers, later="3", limit=60):
 def _view_classes(kind):
     """The classes game_view.py may play for kind: the graded one and the menu's (one not
     found is not stood in for: the game view then fails on its own)."""
-    found = {_classes.menu_class(kind)[0]}
-    with contextlib.suppress(_classes.ClassNotFound):
-        found.add(_classes.resolve(kind))
+    found = {_entry.by(kind, "menu")}
+    with contextlib.suppress(_entries.EntryNotFound):
+        found.add(_entry(kind))
     return [cls for cls in found if cls is not None]

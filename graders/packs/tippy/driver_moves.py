@@ -10,16 +10,14 @@ move; later moves are then known by their repr/str or by == with an opening move
 import copy
 import re
 
-import driver_classes
 import harness_kit as kit
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
 _READERS = {}
 
 
-def new_game(n):
+def new_game(n, state_class):
     """The student's TippyGameState('p1', interactive=True), every prompt answered by n."""
-    state_class = driver_classes.resolve("state")
     with kit.typed(then=str(n)):
         return state_class("p1", interactive=True)
 
@@ -188,10 +186,11 @@ def _grid_effect(n, base, moves, after):
     return EffectReader(n, moves, cells, "the square of str(state) it marks")
 
 
-def reader_for(n):
-    """Return the move reader for n x n games (learned once per size and worker)."""
+def reader_for(n, state_class):
+    """Return the move reader for n x n games of state_class (learned once per size and
+    worker)."""
     if n not in _READERS:
-        start = new_game(n)
+        start = new_game(n, state_class)
         moves = list(start.possible_next_moves())
         reader = _coordinate_reader(n, moves) or _effect_reader(n, start, moves)
         if reader is None:

@@ -179,7 +179,8 @@ def test_a_class_under_another_name_is_reached_through_game_of_nim(
 def test_a_missing_class_names_what_was_looked_for(load_driver) -> None:
     d = load_driver(SUBMISSIONS / "correct_misere", edits={"game_of_nim.py": [
         ("class GameOfNim(Game)", "class NimGame(Game)")]})
-    with pytest.raises(LookupError, match=r"no GameOfNim \(it has NimGame\)"):
+    with pytest.raises(LookupError, match=r"`from game_of_nim import GameOfNim`\) was not "
+                       r"found: .* defines no `GameOfNim`; it has NimGame\): the handout says"):
         d.play([1], [])["initial"]
 
 

@@ -102,7 +102,8 @@ def test_bare_template_fails_per_call(stonehenge):
     assert "h" not in module.interface()["games"]
     with pytest.raises(NotImplementedError):
         module.new_game(2)
-    with pytest.raises(KeyError):
+    with pytest.raises(LookupError, match=r"the recursive minimax strategy was not "
+                       r"found: looked for `usable_strategies\['mr'\]` in game_interface"):
         module.strategy("mr", 2)
 
 

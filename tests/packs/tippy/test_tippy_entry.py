@@ -1,6 +1,7 @@
 """How the tippy driver reaches the student's classes: pinned names first, then game_view.py's
 menus (read with ast, never run), then the one handed-in module holding the pinned name or the
-one subclass of the handout's base, else a ClassNotFound that names what was looked for."""
+one subclass of the handout's base, else an EntryNotFound that names what was looked for (the
+pack's [entries], resolved by graders/sandbox/harness_entries.py)."""
 
 from __future__ import annotations
 
@@ -45,8 +46,8 @@ def reference(*files: str) -> dict[str, str]:
 
 
 def resolve(kind: str) -> type:
-    """The class the loaded driver's helper ``driver_classes`` finds for ``kind``."""
-    return importlib.import_module("driver_classes").resolve(kind)
+    """The class the loaded driver's declared entry ``kind`` reaches."""
+    return importlib.import_module("grader_driver")._entry(kind)
 
 
 def names() -> tuple[str, str]:
@@ -104,13 +105,14 @@ def test_a_class_reached_no_way_is_not_found_naming_what_was_looked_for(load_dri
     with pytest.raises(LookupError) as minimax:
         driver.minimax_subtract_square(13)
     view = driver.run_game_view(["t", "m", ""])
-    assert type(state.value).__name__ == "ClassNotFound"
+    assert type(state.value).__name__ == "EntryNotFound"
     assert str(state.value) == (
         "the tippy state class was not found: looked for `TippyGameState` in "
         "tippy_game_state.py (tippy_game_state.py defines no `TippyGameState`), then for "
         "`game_state['t']` in game_view.py's menu (no entry 't' in its `game_state` menu), "
         "then in every module handed in (several: `Board` in boards.py, `TippyState` in "
-        "tippy_game_state.py)")
+        "tippy_game_state.py): the handout says 'Implement class TippyGameState, a subclass of "
+        "GameState, including overriding all unimplemented methods from the superclass.'")
     assert "`StrategyMinimax` in strategy_minimax.py" in str(minimax.value)
     assert "`strategy['m']`" in str(minimax.value)
     assert view["tippy_moves"] == 0 and "more than 60 questions" in view["error"]

@@ -1,0 +1,3 @@
+import tiles
+
+shapes = dict(s=tiles.Tile)  # not a dict display: only running the file tells

@@ -1,0 +1,2 @@
+def Square():
+    return 4

@@ -1,0 +1,3 @@
+from boxes import Box
+
+shapes = {'s': Box}

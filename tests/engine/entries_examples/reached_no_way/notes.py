@@ -1,0 +1,1 @@
+NOTES = "no shape here"

@@ -1,0 +1,1 @@
+from nowhere import Square  # noqa: F401 - a student's own broken import

@@ -7,10 +7,12 @@ scheduling of their own: ``--dist worksteal`` spreads them.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from graders.batch import BatchRequest
 from graders.outcomes import BatchOutcome
@@ -19,6 +21,15 @@ from graders.selfcheck import sample_sources, sample_times
 from tests.gradings import count_gradings, summary
 from tests.in_process import load_driver  # noqa: F401 - a fixture for the packs' self-tests
 from tests.run_cache import RunCache, run_root
+
+# The suite's own property tests: the same examples on every run, nothing stored in a
+# .hypothesis/ folder, no deadline on a loaded machine. `HYPOTHESIS_PROFILE=thorough` draws ten
+# times as many. Grading is not affected: graders.testing.grading_settings sets each of these
+# for the packs' tests itself.
+settings.register_profile("ci", max_examples=100, derandomize=True, database=None,
+                          deadline=None)
+settings.register_profile("thorough", settings.get_profile("ci"), max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")
@@ -65,6 +76,15 @@ def starter_kit(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
 
 def pytest_configure(config: pytest.Config) -> None:
     count_gradings()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules holding a ``long`` test run first, each kept whole (its module fixtures are
+    made once). ``--dist worksteal`` hands each worker a run of the collection and lets an
+    idle worker steal from the end of another's queue, never its last two tests: a long test
+    left at the end would keep one core busy while the other has nothing to do."""
+    heavy = {item.path for item in items if item.get_closest_marker("long")}
+    items.sort(key=lambda item: item.path not in heavy)
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:

@@ -16,7 +16,8 @@ from hypothesis import settings
 
 from graders.batch import BatchRequest
 from graders.outcomes import BatchOutcome
-from graders.pack import get_pack
+from graders.pack import Pack, get_pack
+from graders.results import SubmissionResult
 from graders.selfcheck import sample_sources, sample_times
 from tests.gradings import count_gradings, summary
 from tests.in_process import load_driver  # noqa: F401 - a fixture for the packs' self-tests
@@ -62,6 +63,38 @@ def sample_results(graded_samples):
     def of(pack_id: str):
         outcome, _ = graded_samples(pack_id)
         return {result.student: result for result in outcome.results}
+
+    return of
+
+
+def bare_template(pack: Pack, folder: Path) -> Path:
+    """The starter kit as handed out, submitted untouched: each file to hand in, from its
+    template (``[submission] templates``, else the file of the same name in the kit)."""
+    folder.mkdir()
+    templates = pack.declaration.submission.templates
+    for name in pack.declaration.submission.files:
+        template = pack.templates_dir / templates.get(name, name)
+        if template.is_file():
+            shutil.copyfile(template, folder / name)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def reference_and_bare(run_cache: RunCache, tmp_path_factory: pytest.TempPathFactory):
+    """``reference_and_bare(pack_id) -> (reference's result, bare template's result)``,
+    graded in one batch per pack, once per test run."""
+    graded: dict[str, tuple[SubmissionResult, SubmissionResult]] = {}
+
+    def of(pack_id: str) -> tuple[SubmissionResult, SubmissionResult]:
+        if pack_id not in graded:
+            pack = get_pack(pack_id)
+            bare = bare_template(pack, tmp_path_factory.mktemp(pack_id) / "bare_template")
+            request = BatchRequest(pack=pack, sources=[pack.reference_dir, bare],
+                                   write_index=False)
+            results = run_cache.graded(f"reference-and-bare-{pack_id}", request)[0].results
+            reference, bare_result = sorted(results, key=lambda r: r.student == "bare_template")
+            graded[pack_id] = reference, bare_result
+        return graded[pack_id]
 
     return of
 

@@ -29,9 +29,15 @@ if [ "${#missing[@]}" -gt 0 ]; then
   "${run[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# A run again skips what is already done: the venv's packages are installed again only when
+# pyproject.toml changed since (the stamp lives in .venv, so a new venv installs them).
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q -e '.[dev]'
+installed="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ "$(cat .venv/.installed 2>/dev/null)" != "$installed" ]; then
+  .venv/bin/pip install -q --upgrade pip
+  .venv/bin/pip install -q -e '.[dev]'
+  echo "$installed" >.venv/.installed
+fi
 .venv/bin/grade setup
 
 # The wheelhouse (.wheelhouse/, or $GRADERS_WHEELHOUSE): wheels of the harness's dependencies,
@@ -47,5 +53,10 @@ from graders.pack import discover_packs
 pins = {pin for pack in discover_packs().values() for pin in requirements(pack)}
 print("\n".join(sorted(pins)))
 PY
-.venv/bin/pip wheel -q --wheel-dir "$wheelhouse" -r "$wheelhouse/kits.txt" . 'setuptools>=68'
-rm -f "$wheelhouse"/graders-*.whl  # the tests build the harness's wheel from the code they test
+# Gathered again only when the harness's requirements or the kits' pins changed.
+gathered="$(cat pyproject.toml "$wheelhouse/kits.txt" | sha256sum | cut -d' ' -f1)"
+if [ "$(cat "$wheelhouse/.gathered" 2>/dev/null)" != "$gathered" ]; then
+  .venv/bin/pip wheel -q --wheel-dir "$wheelhouse" -r "$wheelhouse/kits.txt" . 'setuptools>=68'
+  rm -f "$wheelhouse"/graders-*.whl  # the tests build the harness's wheel from the code they test
+  echo "$gathered" >"$wheelhouse/.gathered"
+fi

@@ -7,18 +7,30 @@ scheduling of their own: ``--dist worksteal`` spreads them.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from graders.batch import BatchRequest
 from graders.outcomes import BatchOutcome
-from graders.pack import get_pack
+from graders.pack import Pack, get_pack
+from graders.results import SubmissionResult
 from graders.selfcheck import sample_sources, sample_times
 from tests.gradings import count_gradings, summary
 from tests.in_process import load_driver  # noqa: F401 - a fixture for the packs' self-tests
 from tests.run_cache import RunCache, run_root
+
+# The suite's own property tests: the same examples on every run, nothing stored in a
+# .hypothesis/ folder, no deadline on a loaded machine. `HYPOTHESIS_PROFILE=thorough` draws ten
+# times as many. Grading is not affected: graders.testing.grading_settings sets each of these
+# for the packs' tests itself.
+settings.register_profile("ci", max_examples=100, derandomize=True, database=None,
+                          deadline=None)
+settings.register_profile("thorough", settings.get_profile("ci"), max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")
@@ -55,6 +67,38 @@ def sample_results(graded_samples):
     return of
 
 
+def bare_template(pack: Pack, folder: Path) -> Path:
+    """The starter kit as handed out, submitted untouched: each file to hand in, from its
+    template (``[submission] templates``, else the file of the same name in the kit)."""
+    folder.mkdir()
+    templates = pack.declaration.submission.templates
+    for name in pack.declaration.submission.files:
+        template = pack.templates_dir / templates.get(name, name)
+        if template.is_file():
+            shutil.copyfile(template, folder / name)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def reference_and_bare(run_cache: RunCache, tmp_path_factory: pytest.TempPathFactory):
+    """``reference_and_bare(pack_id) -> (reference's result, bare template's result)``,
+    graded in one batch per pack, once per test run."""
+    graded: dict[str, tuple[SubmissionResult, SubmissionResult]] = {}
+
+    def of(pack_id: str) -> tuple[SubmissionResult, SubmissionResult]:
+        if pack_id not in graded:
+            pack = get_pack(pack_id)
+            bare = bare_template(pack, tmp_path_factory.mktemp(pack_id) / "bare_template")
+            request = BatchRequest(pack=pack, sources=[pack.reference_dir, bare],
+                                   write_index=False)
+            results = run_cache.graded(f"reference-and-bare-{pack_id}", request)[0].results
+            reference, bare_result = sorted(results, key=lambda r: r.student == "bare_template")
+            graded[pack_id] = reference, bare_result
+        return graded[pack_id]
+
+    return of
+
+
 @pytest.fixture
 def starter_kit(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     """A fresh copy of the starter kit of the requesting test module's ``PACK``."""
@@ -65,6 +109,15 @@ def starter_kit(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
 
 def pytest_configure(config: pytest.Config) -> None:
     count_gradings()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules holding a ``long`` test run first, each kept whole (its module fixtures are
+    made once). ``--dist worksteal`` hands each worker a run of the collection and lets an
+    idle worker steal from the end of another's queue, never its last two tests: a long test
+    left at the end would keep one core busy while the other has nothing to do."""
+    heavy = {item.path for item in items if item.get_closest_marker("long")}
+    items.sort(key=lambda item: item.path not in heavy)
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:

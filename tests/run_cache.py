@@ -2,13 +2,15 @@
 attack runs.
 
 Everything lives in one folder of the run (beside the workers' own temporary folders), each
-entry made under a file lock, so a worker that needs an entry another is making waits for it
-instead of making it again. Batches are graded into a shared report folder with ``fresh``
-off: the engine itself reuses each stored result whose grading key (files, pack and engine
+entry made under a file lock of its own, so a worker that needs an entry another is making
+waits for it instead of making it again. Batches are graded into a shared report folder with
+``fresh`` off: the engine itself reuses each stored result whose grading key (files, pack and engine
 digest, mode, times, isolation, class consensus) is unchanged and regrades the rest, so a
 result is never served past a change. Other entries are named with the pack's digest too.
-One pack's entries are made one at a time: an attack batch plants canary files in the pack's
-trees, which would change the digest of anything made beside it.
+Entries of one pack are made side by side (the samples graded on one worker while the other
+builds the kit), but an attack batch is made ``alone``: it plants canary files in the pack's
+trees, which would change the digest of anything made beside it and could leak into it. The
+pack's lock is a reader/writer lock: every entry reads, an entry made alone writes.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ import json
 import os
 import pickle
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from filelock import FileLock
+from filelock import FileLock, ReadWriteLock
 
 from graders.batch import BatchRequest, grade_batch
 from graders.outcomes import BatchOutcome, digest_pack
@@ -46,31 +49,41 @@ class RunCache:
         """``request`` graded into the entry's report folder (results already stored there
         under an unchanged grading key are reused, not graded again), and those reports copied
         into a folder of the caller's own, which it may change."""
-        with self._pack_lock(request.pack):
+        with self._pack_lock(request.pack, alone=False):
             shared = self.root / f"{name}-{_batch_digest(request)}"
-            outcome = grade_batch(replace(request, out_dir=shared, fresh=False))
-            mine = self.private.mktemp(f"reports-{name}")
-            shutil.copytree(shared, mine, dirs_exist_ok=True)
+            with _entry_lock(shared):
+                outcome = grade_batch(replace(request, out_dir=shared, fresh=False))
+                mine = self.private.mktemp(f"reports-{name}")
+                shutil.copytree(shared, mine, dirs_exist_ok=True)
         return outcome, mine
 
-    def once(self, name: str, pack: Pack, make: Callable[[Path], T]) -> T:
+    def once(self, name: str, pack: Pack, make: Callable[[Path], T], *, alone: bool = False) -> T:
         """``make(folder)``, run once per run and pack digest; other calls get its value back
-        (pickled), with what it left in ``folder``."""
-        with self._pack_lock(pack):
+        (pickled), with what it left in ``folder``. ``alone``: no other entry of the pack is
+        made or read meanwhile (``make`` changes the pack's trees while it runs)."""
+        with self._pack_lock(pack, alone=alone):
             folder = self.root / f"{name}-{digest_pack(pack)[:16]}"
-            stored = folder / VALUE
-            if stored.is_file():
-                value: T = pickle.loads(stored.read_bytes())
+            with _entry_lock(folder):
+                stored = folder / VALUE
+                if stored.is_file():
+                    value: T = pickle.loads(stored.read_bytes())
+                    return value
+                folder.mkdir(exist_ok=True)
+                value = make(folder)
+                partial = stored.with_suffix(".partial")
+                partial.write_bytes(pickle.dumps(value))
+                os.replace(partial, stored)
                 return value
-            folder.mkdir(exist_ok=True)
-            value = make(folder)
-            partial = stored.with_suffix(".partial")
-            partial.write_bytes(pickle.dumps(value))
-            os.replace(partial, stored)
-            return value
 
-    def _pack_lock(self, pack: Pack) -> FileLock:
-        return FileLock(self.root / f"pack-{pack.id}.lock")
+    @contextmanager
+    def _pack_lock(self, pack: Pack, *, alone: bool) -> Iterator[None]:
+        lock = ReadWriteLock(self.root / f"pack-{pack.id}.rwlock")
+        with lock.write_lock() if alone else lock.read_lock():
+            yield
+
+
+def _entry_lock(entry: Path) -> FileLock:
+    return FileLock(entry.with_name(f"{entry.name}.lock"))
 
 
 def _batch_digest(request: BatchRequest) -> str:

@@ -17,7 +17,8 @@ TCP listener waits on the host. The tests then prove, for the batch and for each
   (on a free port, written into the copy of each attack that names ``CANARY_PORT``);
 - no process of the batch's sandbox uids survived it;
 - the batch started a bounded number of sandboxes;
-- the honest submissions got the same marks as when graded alone.
+- the honest submissions got the same marks as in the samples' own batch, graded without
+  the attacks (the run's cached batch: they are not graded a third time).
 
 ``"known_gap"`` in an ``expected.json`` names an attack the engine does NOT stop (see
 ``docs/threat-model.md``): its mark test is a strict xfail, so closing the gap shows up.
@@ -120,7 +121,7 @@ class AttackRun:
     outcome: BatchOutcome
     leases: int  # sandbox uids leased during the batch: one per sandbox started
     results: dict[str, SubmissionResult]
-    honest_alone: dict[str, SubmissionResult]
+    honest: list[str]
     changed: list[str]
     stray_files: list[str]
     leaks: dict[str, list[str]]
@@ -399,7 +400,6 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
     leaks = leaks_in(
         token, outcome.results, out_dir, strays + [str(ROOT / path) for path in changed]
     )
-    alone = grade_batch(BatchRequest(pack=pack, sources=honest, fresh=True))
     print(
         f"\n{pack_id}: {len(sources)} submissions ({len(honest)} honest) graded under attack "
         f"in {len(leases)} sandboxes, isolation {outcome.isolation.value}"
@@ -410,7 +410,7 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
         outcome=outcome,
         leases=len(leases),
         results={result.student: result for result in outcome.results},
-        honest_alone={result.student: result for result in alone.results},
+        honest=[student_id(path) for path in honest],
         changed=changed,
         stray_files=strays,
         leaks=leaks,
@@ -431,8 +431,9 @@ def attacked(run_cache):
 
     def of(pack_id: str) -> AttackRun:
         if pack_id not in runs:
+            # alone: the batch plants canaries in the pack's trees while it runs
             runs[pack_id] = run_cache.once(f"attacks-{pack_id}", get_pack(pack_id),
-                                           lambda folder: attack_run(pack_id, folder))
+                                           lambda folder: attack_run(pack_id, folder), alone=True)
         return runs[pack_id]
 
     return of
@@ -527,10 +528,12 @@ def test_the_batch_starts_a_bounded_number_of_sandboxes(attacked, pack_id):
 
 
 @pytest.mark.parametrize("pack_id", PACKS)
-def test_honest_submissions_are_unaffected(attacked, pack_id):
+def test_honest_submissions_are_unaffected(attacked, sample_results, pack_id):
     run = attacked(pack_id)
-    assert run.honest_alone, "no honest sample in the batch"
-    for student, alone in run.honest_alone.items():
+    assert run.honest, "no honest sample in the batch"
+    graded_alone = sample_results(pack_id)
+    for student in run.honest:
+        alone = graded_alone[student]
         together = run.results[student]
         assert together.status == alone.status == "graded", student
         assert together.total == alone.total, student

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from graders.batch import BatchRequest
 from graders.cli import main
 from graders.golden import stale_golden
 from graders.pack import Pack, discover_packs
@@ -62,37 +61,6 @@ def test_doing_nothing_earns_at_most_a_tenth(sample_results, pack_id):
     """No vacuous credit: game functions that return constants or their input unchanged."""
     result = sample_results(pack_id)[DO_NOTHING]
     assert result.total <= PACKS[pack_id].declaration.max_points / 10
-
-
-def bare_template(pack: Pack, folder: Path) -> Path:
-    """The starter kit as handed out, submitted untouched: each file to hand in, from its
-    template (``[submission] templates``, else the file of the same name in the kit)."""
-    folder.mkdir()
-    templates = pack.declaration.submission.templates
-    for name in pack.declaration.submission.files:
-        template = pack.templates_dir / templates.get(name, name)
-        if template.is_file():
-            shutil.copyfile(template, folder / name)
-    return folder
-
-
-@pytest.fixture(scope="module")
-def reference_and_bare(tmp_path_factory, run_cache):
-    """``reference_and_bare(pack_id) -> (reference's result, bare template's result)``,
-    graded in one batch per pack, once per test run."""
-    graded: dict[str, tuple] = {}
-
-    def of(pack_id: str):
-        if pack_id not in graded:
-            pack = PACKS[pack_id]
-            bare = bare_template(pack, tmp_path_factory.mktemp(pack_id) / "bare_template")
-            request = BatchRequest(pack=pack, sources=[pack.reference_dir, bare],
-                                   write_index=False)
-            results = run_cache.graded(f"reference-and-bare-{pack_id}", request)[0].results
-            graded[pack_id] = tuple(sorted(results, key=lambda r: r.student == "bare_template"))
-        return graded[pack_id]
-
-    return of
 
 
 @pytest.mark.parametrize("pack_id", sorted(PACKS))

@@ -6,20 +6,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.pack import get_pack
 
 PACK = get_pack("altnim")
 
 
-def test_bare_template_scores_zero_without_grader_error(tmp_path: Path):
-    student = tmp_path / "bare"
-    student.mkdir()
-    shutil.copyfile(
-        PACK.templates_dir / "myAltNimFunctions.template", student / "myAltNimFunctions.py"
-    )
-    [result] = grade_batch(BatchRequest(pack=PACK, sources=[student])).results
+def test_bare_template_scores_zero_without_grader_error(reference_and_bare):
+    _, result = reference_and_bare(PACK.id)
     assert result.status == "graded"
     assert result.total == 0
     assert {v.rule for v in result.violations} == {"header-block"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.pack import get_pack
 from graders.packs.pnt.checks import HIDDEN_NAMES, hidden_cases
@@ -17,11 +16,8 @@ from graders.packs.pnt.generate import case_file
 PACK = get_pack("pnt")
 
 
-def test_bare_template_scores_zero_without_grader_error(tmp_path: Path):
-    student = tmp_path / "bare"
-    student.mkdir()
-    shutil.copyfile(PACK.templates_dir / "pnt.py", student / "pnt.py")
-    [result] = grade_batch(BatchRequest(pack=PACK, sources=[student])).results
+def test_bare_template_scores_zero_without_grader_error(reference_and_bare):
+    _, result = reference_and_bare(PACK.id)
     assert result.status == "graded" and not result.grader_errors
     assert result.total == 0
     assert "NotImplementedError" in result.tests[0].details["stderr"]

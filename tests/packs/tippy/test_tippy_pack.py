@@ -6,9 +6,6 @@ import shutil
 from datetime import datetime
 from pathlib import Path
 
-import pytest
-
-from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.marking import late_deduction
 from graders.pack import get_pack
@@ -17,25 +14,15 @@ PACK = get_pack("tippy")
 SUBMITTED = ["tippy_game_state.py", "tippy_move.py", "strategy_minimax.py", "game_view.py"]
 
 
-@pytest.fixture(scope="module")
-def reference_and_bare(tmp_path_factory):
-    bare = tmp_path_factory.mktemp("students") / "bare"
-    bare.mkdir()
-    for name in SUBMITTED:
-        shutil.copyfile(PACK.templates_dir / name, bare / name)
-    outcome = grade_batch(BatchRequest(pack=PACK, sources=[PACK.reference_dir, bare]))
-    return {result.student: result for result in outcome.results}
-
-
 def test_reference_solution_scores_full_marks(reference_and_bare):
-    result = reference_and_bare["tippy"]
+    result, _ = reference_and_bare(PACK.id)
     assert result.status == "graded"
     assert result.total == PACK.declaration.max_points, [t.message for t in result.tests
                                                          if t.outcome != "passed"]
 
 
 def test_bare_starter_kit_scores_only_its_clean_style(reference_and_bare):
-    result = reference_and_bare["bare"]
+    _, result = reference_and_bare(PACK.id)
     assert result.status == "graded", result.grader_errors
     assert {m.id: m.earned for m in result.criteria} == {
         "state": 0, "move": 0, "minimax": 0, "game_view": 0, "pep8": 5}

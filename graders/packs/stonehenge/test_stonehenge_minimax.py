@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from graders.packs.stonehenge import generate, oracle
+from graders.packs.stonehenge import generate
 from graders.packs.stonehenge.checks import expect_best_move
+from graders.solver import SUBTRACT_SQUARE
 
 SPEC_POSITIONS = [
     {"side": 3, "p1_starts": False, "moves": list("KACBFEGDI")},
@@ -41,7 +42,7 @@ def on_reference_game(make_worker, key):
 def check_subtract_square(worker, key, totals, mixed=False):
     moves = worker.call("subtract_square", key, totals, mixed=mixed)
     for total, move in zip(totals, moves, strict=True):
-        best = oracle.square_best_moves(total)
+        best = SUBTRACT_SQUARE.best_moves(total)
         assert move in [str(b) for b in best], (
             f"subtract square from {total}: the {NAMES[key]} strategy chose {move}; an optimal "
             f"move is one of {best}")

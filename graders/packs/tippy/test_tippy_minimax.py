@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graders.packs.tippy import checks, generate, oracle
+from graders.solver import SUBTRACT_SQUARE
 
 # (n, empty squares, how many, seed): the positions generate.minimax_positions makes.
 OPTIMAL = [(3, 6, 5, 21), (4, 6, 5, 22), (5, 5, 2, 23)]
@@ -63,7 +64,7 @@ def test_minimax_plays_subtract_square_too(student, total, lost):
     """A won total, and a lost one (where every move loses, minimax must still move)."""
     for start in (total, lost):
         amount = student.call("minimax_subtract_square", start)
-        best = oracle.subtract_square_best(start)
+        best = SUBTRACT_SQUARE.best_moves(start)
         assert isinstance(amount, int) and amount in best, (
             f"SubtractSquareState('p1', current_total={start}): suggest_move removed "
             f"{amount!r}; a best move removes one of {best} (minimax must work for any "

@@ -84,7 +84,7 @@ def forms(source: str) -> frozenset[str]:
 def _ordered(source: str) -> list[str]:
     lines = [s for s in (line.strip() for line in source.splitlines()) if s]
     with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
-        lines += [text for _, text in code_lines(source).lines]
+        lines += [text for _, text in code_lines(source)]
     return list(dict.fromkeys(lines))
 
 

@@ -201,26 +201,11 @@ def _mover_view(pos: Position) -> tuple[int, int, int, int, int]:
 
 
 SOLVER = Negamax(moves, play, _outcome, _mover_view)
-
-
-def solve(pos: Position) -> int:
-    """Minimax score of ``pos`` for the player to move: WIN or LOSE (DRAW never happens)."""
-    return SOLVER.score(pos)
-
-
-def move_scores(pos: Position) -> dict[str, int]:
-    """The score each legal move guarantees the player to move."""
-    return SOLVER.move_scores(pos)
-
-
-def best_moves(pos: Position) -> list[str]:
-    """Every legal move with the optimal score (any of them is a correct minimax answer)."""
-    return SOLVER.best_moves(pos)
-
-
-def tree_size(pos: Position) -> int:
-    """How many states a plain minimax visits from ``pos`` (the cost a student's code pays)."""
-    return SOLVER.tree_size(pos)
+# What the player to move can guarantee (WIN or LOSE: Stonehenge has no draws), what each move
+# guarantees, every optimal move, and how many states a plain minimax visits (the cost a
+# student's code pays).
+solve, move_scores = SOLVER.score, SOLVER.move_scores
+best_moves, tree_size = SOLVER.best_moves, SOLVER.tree_size
 
 
 def rough_outcome(pos: Position) -> int:

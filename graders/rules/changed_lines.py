@@ -5,8 +5,8 @@ any other part". The file is compared line by line with its template (``difflib`
 whitespace ignored). Each differing hunk counts ``max(lines removed, lines added)``: a changed
 line is one, an added or deleted line is one. Blank lines are not counted unless
 ``count_blank``. With ``code_only``, both sides are first reduced to their code lines
-(:func:`graders.code_lines.code_lines`: no docstrings, comments, blank lines, and the wording
-of ``input()`` prompts read as ``''``), so only changed code counts and is placed.
+(:func:`graders.rules._code_lines.code_lines`: no docstrings, comments, blank lines, and the
+wording of ``input()`` prompts read as ``''``), so only changed code counts and is placed.
 
 Where: with ``regions`` set, every changed line of code must lie in one of them, on both sides
 (a template line removed or changed, a submitted line added or changed); all such lines are
@@ -32,8 +32,8 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from graders.code_lines import code_lines
 from graders.rules import register
+from graders.rules._code_lines import code_lines
 from graders.rules._source import is_main_guard, parse_template, require_tree, scan, shorten
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
 

@@ -43,7 +43,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def generated(make: Callable[..., Sequence[Any]], *args: Hashable,
               **kwargs: Hashable) -> tuple[Any, ...]:
     """``make(*args, **kwargs)``, made once per process (a seeded generator always gives the
-    same cases, so every student and every test of a batch share them)."""
+    same cases, so every student and every test of a batch share them: a test reads a case,
+    never changes it)."""
     return tuple(make(*args, **kwargs))
 
 

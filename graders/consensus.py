@@ -10,8 +10,8 @@ and the index and the console tell the instructor which lines of which files.
 
 A batch fact: the parent computes it once, over every prepared submission, before any rule runs,
 and it is part of every student's grading key. A line is compared stripped, and also with its
-comments and prompt wording left out (:mod:`graders.code_lines`), the form the code-line count
-reads. Nothing here runs student code.
+comments and prompt wording left out (:mod:`graders.rules._code_lines`), the form the
+code-line count reads. Nothing here runs student code.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from graders.code_lines import code_lines
 from graders.pack import Pack
+from graders.rules._code_lines import code_lines
 from graders.starter import starter_versions
 from graders.submissions import Submission
 
@@ -84,7 +84,7 @@ def forms(source: str) -> frozenset[str]:
 def _ordered(source: str) -> list[str]:
     lines = [s for s in (line.strip() for line in source.splitlines()) if s]
     with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
-        lines += [text for _, text in code_lines(source).lines]
+        lines += [text for _, text in code_lines(source)]
     return list(dict.fromkeys(lines))
 
 

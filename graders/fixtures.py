@@ -2,15 +2,21 @@
 
 Every fixture reads the session's :class:`~graders.plugin.GradingState` from ``config.stash``;
 hidden material (the reference, golden files, hidden inputs) is refused to public tests.
+
+Generated cases: ``@pytest.mark.cases(make, *args, ids=label, **kwargs)`` parametrises a test's
+``case`` argument with ``make(*args, **kwargs)`` (say, ``generate.games``), made at collection
+(never at import) and once per process (:func:`generated`); each case's id is
+``label(case)`` and its index, taken from the case itself.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +30,34 @@ from graders.sandbox import RunResult, Sandbox, Worker
 from graders.submissions import Submission
 from graders.testing import TextMode, expect_program_output
 from graders.tools import tool_of
+
+CASES = "cases"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{CASES}(make, *args, ids=label, **kwargs): the test's "
+                            "`case` is each of make(*args, **kwargs), with id label(case)-index")
+
+
+@functools.cache
+def generated(make: Callable[..., Sequence[Any]], *args: Hashable,
+              **kwargs: Hashable) -> tuple[Any, ...]:
+    """``make(*args, **kwargs)``, made once per process (a seeded generator always gives the
+    same cases, so every student and every test of a batch share them: a test reads a case,
+    never changes it)."""
+    return tuple(make(*args, **kwargs))
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrise ``case`` from the test's ``cases`` mark (see the module docstring)."""
+    mark = metafunc.definition.get_closest_marker(CASES)
+    if mark is None:
+        return
+    options = dict(mark.kwargs)
+    label: Callable[[Any], str] = options.pop("ids")
+    made = generated(*mark.args, **options)
+    metafunc.parametrize("case", made,
+                         ids=[f"{label(case)}-{index}" for index, case in enumerate(made)])
 
 
 @pytest.fixture

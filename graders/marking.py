@@ -47,8 +47,9 @@ def mark_one(
     tests all errored, or it has none): credit is never given for what was not checked.
     A failing case whose every cause (kind of difference) the criterion weighs keeps its
     share, and each distinct cause costs its weight once (:func:`_charged`). A broken rule of
-    an all-or-nothing criterion takes every point; a proportional one (``per_kind``) loses
-    that much per distinct message kind instead.
+    an all-or-nothing criterion takes every point, unless ``causes`` weighs the rule (then it
+    costs that weight once); a proportional one (``per_kind``) loses that much per distinct
+    message kind instead.
     """
     counted = [t for t in mine if t.outcome in ("passed", "failed")]
     notes = []
@@ -65,9 +66,10 @@ def mark_one(
     if criterion.per_kind is not None or criterion.causes:
         fraction, cause_notes, charges = _charged(criterion, counted, hits, fraction)
         notes += cause_notes
-    if hits and criterion.per_kind is None:
+    unweighed = sorted({v.rule for v in hits if v.rule not in criterion.causes})
+    if unweighed and criterion.per_kind is None:
         fraction = 0.0
-        notes.append("broken rule(s): " + ", ".join(sorted({v.rule for v in hits})))
+        notes.append("broken rule(s): " + ", ".join(unweighed))
     return CriterionMark(
         id=criterion.id,
         title=criterion.title,
@@ -121,13 +123,16 @@ def _charged(
         unexplained += not kinds or any(weight(k) is None and not free(k) for k in kinds)
         for kind, (words, where) in kinds.items():
             seen.setdefault(kind, (words, []))[1].extend(where)
-    if criterion.per_kind is not None:
-        if unexplained:
-            return 0.0, ["nothing of yours could be assessed here"], []
-        for violation in hits:
-            for kind in (violation.kind or violation.rule).split(","):
-                seen.setdefault(kind, (kind, []))[1].append(
-                    f"{violation.file}:{violation.line or '?'}")
+    if criterion.per_kind is not None and unexplained:
+        return 0.0, ["nothing of yours could be assessed here"], []
+    for violation in hits:
+        if criterion.per_kind is not None:
+            broken = (violation.kind or violation.rule).split(",")
+        else:  # an all-or-nothing criterion: only a rule `causes` weighs is a cause
+            broken = [violation.rule] if violation.rule in criterion.causes else []
+        for kind in broken:
+            seen.setdefault(kind, (kind, []))[1].append(
+                f"{violation.file}:{violation.line or '?'}")
     charges = [CauseCharge(kind, words, 0.0 if free(kind) else weight(kind) or 0.0, where)
                for kind, (words, where) in sorted(seen.items())
                if free(kind) or weight(kind) is not None]

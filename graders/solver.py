@@ -3,20 +3,28 @@
 A pack's oracle says what its game is (the legal moves of a state, the state a move leads to,
 and the score of a finished state for the player to move); :class:`Negamax` answers, from the
 rules alone, what every move guarantees, which moves are optimal, and how many states a plain
-minimax visits.
+minimax visits. It also plays seeded random lines, and :func:`sample` draws a pack's test
+positions from seeds, so the same seed always gives the same cases (a submission gets the same
+mark on every run). :data:`SUBTRACT_SQUARE` is the starter game of the handouts' game
+framework, which both courses' strategies must also play.
 
 Scores are for the player to move: ``WIN`` (1), ``DRAW`` (0), ``LOSE`` (-1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+import itertools
+import math
+import random
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 WIN, DRAW, LOSE = 1, 0, -1
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move")
+Case = TypeVar("Case")
+Seed = int | str
 
 
 class Negamax(Generic[State, Move]):
@@ -69,3 +77,49 @@ class Negamax(Generic[State, Move]):
             self._sizes[key] = 1 + sum(self.tree_size(self.play(state, move))
                                        for move in self.moves(state))
         return self._sizes[key]
+
+    def random_line(self, rng: random.Random, state: State,
+                    stop: Callable[[State], bool] = lambda state: False
+                    ) -> tuple[list[Move], State]:
+        """Random legal moves from ``state`` (each ``rng.choice`` of the legal moves) until
+        ``stop`` holds for the state reached or the game is over: the moves and that state."""
+        line: list[Move] = []
+        while (legal := self.moves(state)) and not stop(state):
+            line.append(rng.choice(legal))
+            state = self.play(state, line[-1])
+        return line, state
+
+
+def sample(draw: Callable[[random.Random, int], Case | None], count: int,
+           seed: Seed | Iterable[Seed], *, distinct: bool = False,
+           most: int | None = None) -> list[Case]:
+    """``count`` cases: ``draw(rng, found)`` for ``found`` = the number of cases kept so far,
+    until ``count`` of its answers are kept (None is a miss; with ``distinct``, so is a case
+    already kept).
+
+    ``seed``: one seed, whose generator every draw goes on using, or an iterable of seeds, one
+    fresh generator per draw (each draw reproducible on its own). ValueError after ``most``
+    draws (by default 100 per case, and 1000 more).
+    """
+    rngs = itertools.repeat(random.Random(seed)) if isinstance(seed, int | str) else \
+        (random.Random(one) for one in seed)
+    limit = 100 * count + 1000 if most is None else most
+    found: list[Case] = []
+    for _, rng in zip(range(limit), rngs, strict=False):
+        if len(found) == count:
+            break
+        case = draw(rng, len(found))
+        if case is not None and not (distinct and case in found):
+            found.append(case)
+    if len(found) == count:
+        return found
+    kind = "distinct positions" if distinct else "positions"
+    raise ValueError(f"cannot find {count} {kind} in {limit} draws (found {len(found)})")
+
+
+# Subtract square, the starter game of the handouts' framework: a state is the total left, a
+# move the square taken; the player who cannot move (total 0) has lost.
+SUBTRACT_SQUARE: Negamax[int, int] = Negamax(
+    moves=lambda total: [k * k for k in range(1, math.isqrt(total) + 1)],
+    play=lambda total, square: total - square,
+    outcome=lambda total: LOSE if total == 0 else None)

@@ -190,7 +190,8 @@ class CriterionSpec(Strict):
     )
     rules: list[str] = Field(
         default_factory=list,
-        description="Rules that feed this criterion: all points when none is broken, else 0.",
+        description="Rules that feed this criterion: all points when none is broken, else 0 "
+        "(a rule `causes` weighs costs that weight once instead).",
     )
     per_kind: float | None = Field(
         None,

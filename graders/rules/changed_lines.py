@@ -4,7 +4,9 @@ For handouts like "add or modify fewer than a dozen lines of game_view.py, and d
 any other part". The file is compared line by line with its template (``difflib``, trailing
 whitespace ignored). Each differing hunk counts ``max(lines removed, lines added)``: a changed
 line is one, an added or deleted line is one. Blank lines are not counted unless
-``count_blank``.
+``count_blank``. With ``code_only``, both sides are first reduced to their code lines
+(:func:`graders.rules._code_lines.code_lines`: no docstrings, comments, blank lines, and the
+wording of ``input()`` prompts read as ``''``), so only changed code counts and is placed.
 
 Where: with ``regions`` set, every changed line of code must lie in one of them, on both sides
 (a template line removed or changed, a submitted line added or changed); all such lines are
@@ -13,7 +15,8 @@ reported as one violation:
 * ``imports``: module-level ``import`` / ``from ... import`` statements;
 * ``main``: the module-level ``if __name__ == '__main__':`` block.
 
-Comment-only and blank lines may change anywhere (they still count towards the limit).
+Comment-only and blank lines may change anywhere (they still count towards the limit, unless
+``code_only``).
 
 Lines most of the class shares (class consensus, ``RuleContext.shared``) are starter lines: an
 added one is not counted, and stands for the template line it replaced.
@@ -30,6 +33,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from graders.rules import register
+from graders.rules._code_lines import code_lines
 from graders.rules._source import is_main_guard, parse_template, require_tree, scan, shorten
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
 
@@ -56,6 +60,9 @@ class ChangedLinesOptions(BaseModel):
         "(the `if __name__ == '__main__':` block). Empty: anywhere.",
     )
     count_blank: bool = Field(False, description="Count added or removed blank lines too.")
+    code_only: bool = Field(
+        False, description="Compare and count code lines only: docstrings, comments, blank "
+        "lines and the wording of input() prompts are left out.")
 
 
 @dataclass(frozen=True)
@@ -70,11 +77,18 @@ class Hunk:
 
 @dataclass(frozen=True)
 class FileView:
-    """The lines of one side, which of them are code, and which are in an allowed region."""
+    """One side: the (line number, text) rows compared, which of them count towards the limit,
+    which hold code, which lie in an allowed region, and the file's own lines."""
 
-    lines: list[str]
+    rows: list[tuple[int, str]]
+    counted: frozenset[int]
     code: frozenset[int]
     allowed: frozenset[int]
+    lines: list[str]
+
+    def nearest(self, index: int) -> int:
+        """The line number of row ``index``, or of the last row past the end (1 if none)."""
+        return self.rows[min(index, len(self.rows) - 1)][0] if self.rows else 1
 
 
 def region_lines(tree: ast.Module, regions: Sequence[str]) -> frozenset[int]:
@@ -128,45 +142,53 @@ class ChangedLines(Rule):
     options: ChangedLinesOptions
 
     def check(self, ctx: RuleContext) -> Iterator[Violation]:
-        template_tree = parse_template(ctx, self.name)
-        template = self._view(ctx.template or "", template_tree)
+        template = self._view(ctx.template or "", parse_template(ctx, self.name))
         found = self._view(ctx.source, require_tree(ctx))
-        diffs = hunks(template.lines, found.lines)
+        diffs = hunks([t for _, t in template.rows], [t for _, t in found.rows])
+
+        def shared(row: tuple[int, str]) -> bool:
+            return row[1].strip() in ctx.shared
+
         counted, touched = 0, []
-        for hunk in diffs:
-            removed, added = unshared(self._kept(template, hunk.t_start, hunk.t_end),
-                                      self._kept(found, hunk.s_start, hunk.s_end),
-                                      lambda n: found.lines[n].strip() in ctx.shared)
+        for h in diffs:
+            removed, added = unshared(
+                [r for r in template.rows[h.t_start:h.t_end] if r[0] in template.counted],
+                [r for r in found.rows[h.s_start:h.s_end] if r[0] in found.counted], shared)
             counted += max(len(removed), len(added))
             if removed or added:
-                touched += [n + 1 for n in added] or [min(hunk.s_start + 1, len(found.lines) or 1)]
+                touched += [n for n, _ in added] or [found.nearest(h.s_start)]
         if self.options.regions:
-            yield from self._outside(ctx, template, found, diffs)
+            yield from self._outside(ctx, template, found, diffs, shared)
         if counted > self.options.max_changed:
+            unit = messages_for(self.name)["phrases"]["code" if self.options.code_only else "raw"]
             yield self.violation(
-                ctx, "too-many", line=touched[0] if touched else None, count=counted,
+                ctx, "too-many", line=touched[0] if touched else None, count=counted, unit=unit,
                 limit=self.options.max_changed, lines=ranges(touched),
             )
 
     def _view(self, source: str, tree: ast.Module) -> FileView:
         allowed = region_lines(tree, self.options.regions) if self.options.regions else frozenset()
-        return FileView(source.splitlines(), scan(source).code, allowed)
-
-    def _kept(self, view: FileView, start: int, end: int) -> list[int]:
-        """0-based indexes in [start, end) that count: all, or the non-blank ones."""
-        return [i for i in range(start, end) if self.options.count_blank or view.lines[i].strip()]
+        lines = source.splitlines()
+        if self.options.code_only:
+            rows = code_lines(source)
+            numbers = frozenset(n for n, _ in rows)
+            return FileView(rows, numbers, numbers, allowed, lines)
+        rows = list(enumerate(lines, start=1))
+        counted = frozenset(n for n, text in rows if self.options.count_blank or text.strip())
+        return FileView(rows, counted, scan(source).code, allowed, lines)
 
     def _outside(
-        self, ctx: RuleContext, template: FileView, found: FileView, diffs: list[Hunk]
+        self, ctx: RuleContext, template: FileView, found: FileView, diffs: list[Hunk],
+        shared: Callable[[tuple[int, str]], bool],
     ) -> Iterator[Violation]:
         """One violation for all code changed outside the allowed regions."""
         added, removed = [], []
         for h in diffs:
-            gone, new = unshared(list(range(h.t_start, h.t_end)), list(range(h.s_start, h.s_end)),
-                                 lambda n: found.lines[n].strip() in ctx.shared)
-            added += [n + 1 for n in new if n + 1 in found.code and n + 1 not in found.allowed]
-            removed += [(n + 1, min(h.s_start + 1, len(found.lines) or 1)) for n in gone
-                        if n + 1 in template.code and n + 1 not in template.allowed]
+            gone, new = unshared(template.rows[h.t_start:h.t_end], found.rows[h.s_start:h.s_end],
+                                 shared)
+            added += [n for n, _ in new if n in found.code and n not in found.allowed]
+            removed += [(n, found.nearest(h.s_start)) for n, _ in gone
+                        if n in template.code and n not in template.allowed]
         phrases = messages_for(self.name)["phrases"]
         where = phrases["joiner"].join(phrases[region] for region in self.options.regions)
         if added:

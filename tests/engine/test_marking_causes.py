@@ -10,7 +10,7 @@ import pytest
 from graders.declaration import DeclarationError, load_declaration
 from graders.marking import mark_one
 from graders.plugin import _causes
-from graders.results import CriterionMark, SubmissionResult, TestOutcome
+from graders.results import CriterionMark, SubmissionResult, TestOutcome, ViolationRecord
 from graders.specs import CriterionSpec
 from graders.testing import Mismatch
 
@@ -95,3 +95,26 @@ def test_causes_cross_a_cluster_as_json_of_the_result_model():
                               tests=[case("test_format", 1, EXTRA)])
     [again] = Answer.model_validate_json(results_answer([result])).results or []
     assert again == result and again.criteria[0].causes[0].kind == "extra-line-after"
+
+
+def _broken(rule: str, line: int) -> ViolationRecord:
+    return ViolationRecord(rule=rule, title=rule, file="game_view.py", message="m", line=line)
+
+
+def test_a_rule_the_criterion_weighs_costs_its_weight_once_not_every_point():
+    """A hook-up whose edit breaks ``changed-lines`` (twice) keeps its passing tests' shares and
+    pays the rule's weight once; a rule the criterion does not weigh still takes every point."""
+    hook_up = CriterionSpec(id="game_view", title="hook-up", points=5, tests=["test_view_*"],
+                            rules=["changed-lines", "pep8"], causes={"changed-lines": 1.67},
+                            handout="fewer than a dozen lines")
+    tests = [case("test_view_menus", 0, outcome="passed"), case("test_view_keeps", 0,
+                                                                  outcome="passed")]
+    twice = [_broken("changed-lines", 12), _broken("changed-lines", 30)]
+    mark = mark_one(hook_up, tests, twice)
+    assert mark.earned == 3.33
+    [charge] = mark.causes
+    assert (charge.kind, charge.points, charge.places) == (
+        "changed-lines", 1.67, ["game_view.py:12", "game_view.py:30"])
+    assert mark_one(hook_up, tests, [*twice, _broken("pep8", 1)]).earned == 0.0
+    failing = [case("test_view_menus", 0), case("test_view_keeps", 0, outcome="passed")]
+    assert mark_one(hook_up, failing, twice).earned == pytest.approx(5 / 2 - 1.67, abs=0.01)

@@ -26,7 +26,8 @@ import random
 from collections.abc import Sequence
 
 from graders.packs.pnt.checks import Position, format_cases
-from graders.packs.pnt.oracle import FLAWS, exposes, legal_moves
+from graders.packs.pnt.oracle import FLAWS, GAME, exposes, legal_moves
+from graders.solver import sample
 
 MIN_TOKENS = 3
 MAX_TOKENS = 20
@@ -59,34 +60,29 @@ def tree_size(n: int, taken: Sequence[int], depth: int, budget: int) -> int:
 
 def random_history(rng: random.Random, n: int) -> tuple[int, ...]:
     """A random legal prefix of a game with n tokens that leaves the player to move a move."""
-    game: list[int] = []
-    while moves := legal_moves(n, game, game[-1] if game else None):
-        game.append(rng.choice(moves))
+    game, _ = GAME.random_line(rng, (n, ()))
     # Stopping after the last move would leave a finished game: it is not a valid case.
     return tuple(game[: rng.randrange(len(game))])
 
 
 def _positions(
-    rng: random.Random, count: int, limits: tuple[int, int, int, float], new_games: float = 0.0
+    seed: int, count: int, limits: tuple[int, int, int, float], new_games: float = 0.0
 ) -> list[Position]:
     """`count` distinct positions within `limits` (most tokens, deepest limit, node budget,
     share searched to the end); `new_games`: the share with no history."""
     max_tokens, max_depth, budget, full_depth = limits
-    positions: list[Position] = []
-    tries = 0
-    while len(positions) < count:
+
+    def draw(rng: random.Random, _: int) -> Position | None:
         n = rng.randint(MIN_TOKENS, max_tokens)
         depth = 0 if rng.random() < full_depth else rng.randint(1, max_depth)
         new = bool(new_games) and rng.random() < new_games
         position = Position(n, () if new else random_history(rng, n), depth)
-        if tree_size(n, position.taken, depth, budget) > budget:
-            continue
-        tries += 1
-        if tries > 100 * count:
-            raise ValueError(f"cannot find {count} distinct positions with limits {limits}")
-        if position not in positions:
-            positions.append(position)
-    return positions
+        return None if tree_size(n, position.taken, depth, budget) > budget else position
+
+    try:
+        return sample(draw, count, seed, distinct=True)
+    except ValueError as error:
+        raise ValueError(f"{error}, with limits {limits}") from None
 
 
 def generate(
@@ -97,13 +93,13 @@ def generate(
     node_budget: int = NODE_BUDGET,
 ) -> list[Position]:
     """`count` distinct random valid positions, the same for the same seed and limits."""
-    return _positions(random.Random(seed), count, (max_tokens, max_depth, node_budget, 0.4))
+    return _positions(seed, count, (max_tokens, max_depth, node_budget, 0.4))
 
 
 def pool(seed: int, size: int = POOL) -> list[Position]:
     """`size` distinct valid positions drawn from `seed`, a quarter of them new games."""
     limits = (POOL_TOKENS, POOL_DEPTH, POOL_BUDGET, 0.3)
-    return _positions(random.Random(seed), size, limits, new_games=0.25)
+    return _positions(seed, size, limits, new_games=0.25)
 
 
 def choose(candidates: Sequence[Position], per_rule: int) -> list[Position]:

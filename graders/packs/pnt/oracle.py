@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from graders.packs.pnt.checks import Position, branching_matches
+from graders.solver import LOSE, Negamax
 
 
 def legal_moves(n: int, taken: Iterable[int], last: int | None) -> list[int]:
@@ -27,6 +28,18 @@ def legal_moves(n: int, taken: Iterable[int], last: int | None) -> list[int]:
         return [t for t in range(1, n + 1, 2) if 2 * t < n]
     used = set(taken)
     return [t for t in range(1, n + 1) if t not in used and (t % last == 0 or last % t == 0)]
+
+
+def _game_moves(game: tuple[int, tuple[int, ...]]) -> list[int]:
+    n, taken = game
+    return legal_moves(n, taken, taken[-1] if taken else None)
+
+
+# The game as the engine's negamax sees it: a state is (n, the tokens taken in order); the
+# player who cannot take a token loses. Used to play seeded random games (generate.py).
+GAME: Negamax[tuple[int, tuple[int, ...]], int] = Negamax(
+    _game_moves, lambda game, token: (game[0], (*game[1], token)),
+    lambda game: None if _game_moves(game) else LOSE)
 
 
 def position_error(position: Position) -> str | None:

@@ -22,6 +22,12 @@ EXACT = {
 }
 
 
+def side_id(case: dict[str, Any]) -> str:
+    """A generated case's test id: its board size and, for a graded position, where it comes
+    from (``side3-spec``; the index follows)."""
+    return f"side{case['side']}" + (f"-{case['from']}" if "from" in case else "")
+
+
 def position_text(side: int, p1_starts: bool, moves: list[str] | str) -> str:
     """'side 2, p1 first, after A G D' - how a position is named in messages."""
     first = "p1" if p1_starts else "p2"

@@ -1,8 +1,8 @@
 """Seeded generators of Stonehenge test data (parent side, pure functions, stdlib only).
 
-Everything is derived from ``random.Random(seed)``, so a seed always gives the same data and a
-submission gets the same mark on every run. Positions are plain dicts
-(``{"side", "p1_starts", "moves"}``) that both the oracle and the driver understand.
+Everything is drawn from a seed by the engine's :func:`graders.solver.sample`, so a seed always
+gives the same data and a submission gets the same mark on every run. Positions are plain
+dicts (``{"side", "p1_starts", "moves"}``) that both the oracle and the driver understand.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 from graders.kept import made_once
 from graders.packs.stonehenge import oracle
+from graders.solver import sample
 
 # Counting the plain minimax tree is only affordable once few cells are free.
 _COUNTABLE_FREE = 8
@@ -19,23 +20,15 @@ _COUNTABLE_FREE = 8
 
 def random_game(rng: random.Random, side: int, p1_starts: bool) -> list[str]:
     """A random legal move sequence from the empty board to the end of the game."""
-    pos, sequence = oracle.start(side, p1_starts), []
-    while oracle.moves(pos):
-        letter = rng.choice(oracle.moves(pos))
-        sequence.append(letter)
-        pos = oracle.play(pos, letter)
-    return sequence
+    return oracle.SOLVER.random_line(rng, oracle.start(side, p1_starts))[0]
 
 
 def games(seed: int, count: int, sides: tuple[int, ...] = (1, 2, 3, 4, 5)) -> list[dict[str, Any]]:
     """``count`` random complete games, cycling through ``sides``."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(count):
-        side, p1_starts = sides[i % len(sides)], rng.random() < 0.5
-        out.append({"side": side, "p1_starts": p1_starts,
-                    "moves": random_game(rng, side, p1_starts)})
-    return out
+    def draw(rng: random.Random, index: int) -> dict[str, Any]:
+        side, p1_starts = sides[index % len(sides)], rng.random() < 0.5
+        return {"side": side, "p1_starts": p1_starts, "moves": random_game(rng, side, p1_starts)}
+    return sample(draw, count, seed)
 
 
 def _free(pos: oracle.Position) -> int:
@@ -45,8 +38,7 @@ def _free(pos: oracle.Position) -> int:
 def _is_discriminating(pos: oracle.Position, min_tree: int, max_tree: int) -> bool:
     """Small enough for plain minimax, and a wrong move choice is detectable: some legal
     move is not optimal, and the optimal one is not a one-move win (so depth matters)."""
-    size = oracle.tree_size(pos)
-    if not min_tree <= size <= max_tree:
+    if _free(pos) > _COUNTABLE_FREE or not min_tree <= oracle.tree_size(pos) <= max_tree:
         return False
     best = oracle.best_moves(pos)
     if len(best) == len(oracle.moves(pos)):
@@ -63,42 +55,36 @@ def search_positions(
     max_tree: int = 2000,
 ) -> list[dict[str, Any]]:
     """``count`` unfinished positions on which a plain minimax answers quickly and only some
-    moves are optimal. Each carries its expected answer (``best``) and its ``tree`` size."""
-    rng = random.Random(seed)
-    out: list[dict[str, Any]] = []
-    while len(out) < count:
-        side, p1_starts = sides[len(out) % len(sides)], rng.random() < 0.5
-        pos, sequence = oracle.start(side, p1_starts), list[str]()
-        while oracle.moves(pos):
-            if _free(pos) <= _COUNTABLE_FREE and _is_discriminating(pos, min_tree, max_tree):
-                out.append({
-                    "side": side, "p1_starts": p1_starts, "moves": sequence,
-                    "tree": oracle.tree_size(pos), "best": oracle.best_moves(pos),
-                })
-                break
-            letter = rng.choice(oracle.moves(pos))
-            sequence = [*sequence, letter]
-            pos = oracle.play(pos, letter)
-    return out
+    moves are optimal, each the first such on a random game (a game that ends first is
+    redrawn). Each carries its expected answer (``best``) and its ``tree`` size."""
+    def draw(rng: random.Random, index: int) -> dict[str, Any] | None:
+        side, p1_starts = sides[index % len(sides)], rng.random() < 0.5
+        sequence, pos = oracle.SOLVER.random_line(
+            rng, oracle.start(side, p1_starts),
+            stop=lambda at: _is_discriminating(at, min_tree, max_tree))
+        if not oracle.moves(pos):
+            return None
+        return {"side": side, "p1_starts": p1_starts, "moves": sequence,
+                "tree": oracle.tree_size(pos), "best": oracle.best_moves(pos)}
+    return sample(draw, count, seed)
 
 
 def transpositions(seed: int, count: int, side: int = 3) -> list[dict[str, Any]]:
     """Pairs of move orders that reach the same position (same board, same player to move)."""
-    rng = random.Random(seed)
-    out: list[dict[str, Any]] = []
-    while len(out) < count:
+    def draw(rng: random.Random, _: int) -> dict[str, Any] | None:
         p1_starts = rng.random() < 0.5
         first = random_game(rng, side, p1_starts)[: rng.randint(3, 6)]
         second = _reorder(rng, first)
         if second is None:
-            continue
+            return None
         try:
             a, b = oracle.replay(side, p1_starts, first), oracle.replay(side, p1_starts, second)
         except ValueError:  # the other order ends the game before its last move
-            continue
+            return None
         if oracle.moves(a) and oracle.render(a) == oracle.render(b):
-            out.append({"side": side, "p1_starts": p1_starts, "first": first, "second": second})
-    return out
+            return {"side": side, "p1_starts": p1_starts, "first": first, "second": second}
+        return None
+    return sample(draw, count, seed)
 
 
 def _reorder(rng: random.Random, sequence: list[str]) -> list[str] | None:

@@ -10,7 +10,6 @@ no draws: every score is 1 or -1.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -201,27 +200,12 @@ def _mover_view(pos: Position) -> tuple[int, int, int, int, int]:
     return pos.side, pos.p2_cells, pos.p1_cells, pos.p2_lines, pos.p1_lines
 
 
-_SOLVER = Negamax(moves, play, _outcome, _mover_view)
-
-
-def solve(pos: Position) -> int:
-    """Minimax score of ``pos`` for the player to move: WIN or LOSE (DRAW never happens)."""
-    return _SOLVER.score(pos)
-
-
-def move_scores(pos: Position) -> dict[str, int]:
-    """The score each legal move guarantees the player to move."""
-    return _SOLVER.move_scores(pos)
-
-
-def best_moves(pos: Position) -> list[str]:
-    """Every legal move with the optimal score (any of them is a correct minimax answer)."""
-    return _SOLVER.best_moves(pos)
-
-
-def tree_size(pos: Position) -> int:
-    """How many states a plain minimax visits from ``pos`` (the cost a student's code pays)."""
-    return _SOLVER.tree_size(pos)
+SOLVER = Negamax(moves, play, _outcome, _mover_view)
+# What the player to move can guarantee (WIN or LOSE: Stonehenge has no draws), what each move
+# guarantees, every optimal move, and how many states a plain minimax visits (the cost a
+# student's code pays).
+solve, move_scores = SOLVER.score, SOLVER.move_scores
+best_moves, tree_size = SOLVER.best_moves, SOLVER.tree_size
 
 
 def rough_outcome(pos: Position) -> int:
@@ -241,11 +225,3 @@ def rough_outcome(pos: Position) -> int:
 def _wins_at_once(pos: Position) -> bool:
     return any(winner(play(pos, letter)) == pos.player for letter in moves(pos))
 
-
-# Subtract square, the starter's other game: a state is the total left, a move the square taken.
-SQUARES: Negamax[int, int] = Negamax(
-    moves=lambda total: [k * k for k in range(1, math.isqrt(total) + 1)],
-    play=lambda total, square: total - square,
-    outcome=lambda total: LOSE if total == 0 else None)
-# Every subtract-square move from a total with the optimal score (ascending; all when all lose).
-square_best_moves = SQUARES.best_moves

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from graders.packs.stonehenge import generate, oracle
-from graders.packs.stonehenge.checks import expect_trace
+from graders.packs.stonehenge.checks import expect_trace, side_id
 
 BOARD = ["board"]
 
@@ -65,10 +65,9 @@ def test_board_side_3_spec_position(student):
     expect_trace(student, 3, False, "KACBFEGDI", BOARD)
 
 
-@pytest.mark.parametrize("index", range(10), ids=[f"side{i % 5 + 1}-{i}" for i in range(10)])
-def test_board_random_game(student, index):
-    game = generate.games(seed=2018, count=10, sides=(1, 2, 3, 4, 5))[index]
-    expect_trace(student, game["side"], game["p1_starts"], game["moves"], BOARD)
+@pytest.mark.cases(generate.games, seed=2018, count=10, sides=(1, 2, 3, 4, 5), ids=side_id)
+def test_board_random_game(student, case):
+    expect_trace(student, case["side"], case["p1_starts"], case["moves"], BOARD)
 
 
 def test_board_markers_of_both_players(student):

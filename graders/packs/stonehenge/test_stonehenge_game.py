@@ -22,14 +22,10 @@ from graders.packs.stonehenge.checks import (
     field,
     position_text,
     repr_after,
+    side_id,
 )
 
 RULE_FIELDS = ["player", "moves", "over", "winners"]
-
-
-def game_ids(count, sides):
-    """Ids of ``generate.games(seed, count, sides)`` (sides cycle), known before generating."""
-    return [f"side{sides[i % len(sides)]}-{i}" for i in range(count)]
 
 
 @pytest.mark.public
@@ -60,10 +56,9 @@ def test_game_side_2_spec_game(student):
     expect_trace(student, 2, True, "AGDEF", RULE_FIELDS)
 
 
-@pytest.mark.parametrize("index", range(8), ids=game_ids(8, (2, 3, 4, 5)))
-def test_game_random_game(student, index):
-    game = generate.games(seed=148, count=8, sides=(2, 3, 4, 5))[index]
-    expect_trace(student, game["side"], game["p1_starts"], game["moves"], RULE_FIELDS)
+@pytest.mark.cases(generate.games, seed=148, count=8, sides=(2, 3, 4, 5), ids=side_id)
+def test_game_random_game(student, case):
+    expect_trace(student, case["side"], case["p1_starts"], case["moves"], RULE_FIELDS)
 
 
 def test_game_capture_needs_only_half(student):
@@ -153,18 +148,22 @@ def test_state_repr_same_position_same_text(student):
         "F C E and F C A give different boards but the same repr")
 
 
-@pytest.mark.parametrize("index", range(5), ids=[f"pair{i}" for i in range(5)])
-def test_state_repr_transpositions(student, index):
-    pair = (generate.transpositions(seed=2, count=3, side=3)
-            + generate.transpositions(seed=4, count=2, side=4))[index]
-    args = pair["side"], pair["p1_starts"]
-    first = repr_after(student, *args, pair["first"])
-    assert first == repr_after(student, *args, pair["second"]), (
-        f"{position_text(*args, pair['first'])} and the order {pair['second']} reach "
+def transposed_pairs():
+    """Three pairs of move orders on side 3, two on side 4."""
+    return (generate.transpositions(seed=2, count=3, side=3)
+            + generate.transpositions(seed=4, count=2, side=4))
+
+
+@pytest.mark.cases(transposed_pairs, ids=side_id)
+def test_state_repr_transpositions(student, case):
+    args = case["side"], case["p1_starts"]
+    first = repr_after(student, *args, case["first"])
+    assert first == repr_after(student, *args, case["second"]), (
+        f"{position_text(*args, case['first'])} and the order {case['second']} reach "
         "the same position, but their reprs differ")
-    earlier = pair["first"][:-2]
+    earlier = case["first"][:-2]
     assert first != repr_after(student, *args, earlier), (
-        f"{position_text(*args, pair['first'])} and "
+        f"{position_text(*args, case['first'])} and "
         f"{position_text(*args, earlier)} are different positions (same player to "
         "move), but their reprs are the same")
 
@@ -184,7 +183,6 @@ def test_state_rough_outcome_spec_cases(student):
         expect_trace(student, side, p1_starts, moves, ["rough"])
 
 
-@pytest.mark.parametrize("index", range(6), ids=game_ids(6, (2, 3, 4)))
-def test_state_rough_outcome_random_game(student, index):
-    game = generate.games(seed=1480, count=6, sides=(2, 3, 4))[index]
-    expect_trace(student, game["side"], game["p1_starts"], game["moves"], ["rough"])
+@pytest.mark.cases(generate.games, seed=1480, count=6, sides=(2, 3, 4), ids=side_id)
+def test_state_rough_outcome_random_game(student, case):
+    expect_trace(student, case["side"], case["p1_starts"], case["moves"], ["rough"])

@@ -12,24 +12,28 @@ from __future__ import annotations
 
 import pytest
 
-from graders.packs.stonehenge import generate, oracle
-from graders.packs.stonehenge.checks import expect_best_move
+from graders.fixtures import generated
+from graders.packs.stonehenge import generate
+from graders.packs.stonehenge.checks import expect_best_move, side_id
+from graders.solver import SUBTRACT_SQUARE
 
 SPEC_POSITIONS = [
-    {"side": 3, "p1_starts": False, "moves": list("KACBFEGDI")},
-    {"side": 2, "p1_starts": True, "moves": list("AFD")},
+    {"side": 3, "p1_starts": False, "moves": list("KACBFEGDI"), "from": "spec"},
+    {"side": 2, "p1_starts": True, "moves": list("AFD"), "from": "spec"},
 ]
-# The spec's two positions, then ten generated ones (sides cycle through 2 to 5).
-POSITION_IDS = ["side3-spec", "side2-spec"] + [f"side{i % 4 + 2}-{i + 2}" for i in range(10)]
 PUBLIC_TOTALS = [4, 18]
 # 2 leaves exactly one legal move (subtract 1): a strategy must still return it.
 HIDDEN_TOTALS = [13, 14, 2]
 NAMES = {"mr": "recursive", "mi": "iterative"}
 
 
-def position(index):
-    """The graded position ``index`` (see POSITION_IDS), with its ``best`` moves."""
-    return (SPEC_POSITIONS + generate.search_positions(seed=2018, count=10))[index]
+def graded_positions():
+    """The spec's two positions, then ten generated ones (sides cycle through 2 to 5)."""
+    return SPEC_POSITIONS + generate.search_positions(seed=2018, count=10)
+
+
+# The position the state-kept and no-recursion tests play: the first drawn one.
+KEPT = 2
 
 
 def on_reference_game(make_worker, key):
@@ -41,15 +45,14 @@ def on_reference_game(make_worker, key):
 def check_subtract_square(worker, key, totals, mixed=False):
     moves = worker.call("subtract_square", key, totals, mixed=mixed)
     for total, move in zip(totals, moves, strict=True):
-        best = oracle.square_best_moves(total)
+        best = SUBTRACT_SQUARE.best_moves(total)
         assert move in [str(b) for b in best], (
             f"subtract square from {total}: the {NAMES[key]} strategy chose {move}; an optimal "
             f"move is one of {best}")
 
 
-def play(worker, key, index, **options):
-    """The strategy's answer at graded position ``index`` of the instructor's game."""
-    at = position(index)
+def play(worker, key, at, **options):
+    """The strategy's answer at position ``at`` of the instructor's game."""
     return worker.call("strategy", key, at["side"], at["p1_starts"], at["moves"], mixed=True,
                        **options)
 
@@ -72,22 +75,23 @@ def test_iterative_subtract_square_more(make_worker):
     check_subtract_square(on_reference_game(make_worker, "mi"), "mi", HIDDEN_TOTALS, True)
 
 
-@pytest.mark.parametrize("index", range(12), ids=POSITION_IDS)
-def test_recursive_optimal_move(make_worker, index):
-    expect_best_move(play(on_reference_game(make_worker, "mr"), "mr", index), position(index))
+@pytest.mark.cases(graded_positions, ids=side_id)
+def test_recursive_optimal_move(make_worker, case):
+    expect_best_move(play(on_reference_game(make_worker, "mr"), "mr", case), case)
 
 
-@pytest.mark.parametrize("index", range(12), ids=POSITION_IDS)
-def test_iterative_optimal_move(make_worker, index):
-    expect_best_move(play(on_reference_game(make_worker, "mi"), "mi", index), position(index))
+@pytest.mark.cases(graded_positions, ids=side_id)
+def test_iterative_optimal_move(make_worker, case):
+    expect_best_move(play(on_reference_game(make_worker, "mi"), "mi", case), case)
 
 
 def check_state_kept(worker, key):
-    got = play(worker, key, 2)
+    at = generated(graded_positions)[KEPT]
+    got = play(worker, key, at)
     assert got["state_kept"], (
         f"the {NAMES[key]} strategy changed game.current_state; it must only look ahead")
     # Leaving the state alone earns this share only where the strategy also did its job.
-    expect_best_move(got, position(2))
+    expect_best_move(got, at)
 
 
 def test_recursive_keeps_the_current_state(make_worker):
@@ -100,7 +104,8 @@ def test_iterative_keeps_the_current_state(make_worker):
 
 def test_iterative_never_recurses(make_worker):
     worker = on_reference_game(make_worker, "mi")
-    got = play(worker, "mi", 2, watch_recursion=True)
+    at = generated(graded_positions)[KEPT]
+    got = play(worker, "mi", at, watch_recursion=True)
     # The guard's own record, which no code in the student's process can change: exactly one
     # watch ran around the strategy, stayed switched on, and saw no recursion.
     watches = worker.watches
@@ -112,4 +117,4 @@ def test_iterative_never_recurses(make_worker):
         f"while the iterative strategy ran, {recursive}() in its module was called "
         "while it was already running: that is recursion. Use a loop over an explicit stack")
     # No recursion earns this share only where the strategy also found the move.
-    expect_best_move(got, position(2))
+    expect_best_move(got, at)

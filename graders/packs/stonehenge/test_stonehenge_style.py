@@ -17,6 +17,7 @@ from __future__ import annotations
 import pytest
 
 from graders.packs.stonehenge import oracle
+from graders.solver import SUBTRACT_SQUARE
 from graders.style import assessed
 from graders.testing import expect_no_kinds
 
@@ -37,7 +38,7 @@ def working_answers():
     """What a working game and strategy answer, asked of the oracle before python_ta runs and
     whatever the student's code does (the student kit records exactly these questions)."""
     return (oracle.moves(oracle.start(1)),
-            [[str(best) for best in oracle.square_best_moves(total)] for total in PROBE_TOTALS])
+            [[str(best) for best in SUBTRACT_SQUARE.best_moves(total)] for total in PROBE_TOTALS])
 
 
 def expect_working(student, working_answers):

@@ -7,11 +7,13 @@ The same arguments always give the same games, so each is made once per grading 
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
 from graders.kept import made_once
 from graders.packs.tippy import oracle
+from graders.solver import sample
 
 Cells = list[list[int]]
 
@@ -107,13 +109,14 @@ def tie_game(n: int, seed: int = 0) -> Cells:
 @made_once
 def random_game(n: int, seed: int, stop_at_empty: int = 0) -> Cells:
     """Random moves until the game is over or ``stop_at_empty`` squares are left."""
-    rng = random.Random(f"game-{n}-{seed}")
-    board, cells = oracle.empty_board(n), Cells()
-    while oracle.status(board) is None and len(oracle.empty_cells(board)) > stop_at_empty:
-        cell = rng.choice(oracle.empty_cells(board))
-        board = oracle.play(board, cell, "XO"[len(cells) % 2])
-        cells.append(list(cell))
-    return cells
+    return _random_line(random.Random(f"game-{n}-{seed}"), n, stop_at_empty)
+
+
+def _random_line(rng: random.Random, n: int, stop_at_empty: int) -> Cells:
+    line, _ = oracle.SOLVER.random_line(
+        rng, oracle.solver_state(oracle.empty_board(n), "p1"),
+        stop=lambda state: state[0].count(oracle.EMPTY) <= stop_at_empty)
+    return [list(cell) for cell in line]
 
 
 def until_over(n: int, order: Sequence[tuple[int, int]]) -> Cells:
@@ -130,22 +133,21 @@ def until_over(n: int, order: Sequence[tuple[int, int]]) -> Cells:
 @made_once
 def minimax_positions(n: int, empty: int, count: int, seed: int = 0, value: int | None = None):
     """``count`` unfinished positions with ``empty`` squares left where some legal move is not
-    optimal (of value ``value`` only, if given): dicts of "cells", "board", "player" (to move),
+    optimal (of value ``value`` only, if given), each a random game of its own (``random_game``
+    of seed ``seed * 100_000 + attempt``): dicts of "cells", "board", "player" (to move),
     "value" (theirs), "best" and "moves" (squares)."""
-    found: list[dict] = []
-    attempt = 0
-    while len(found) < count:
-        attempt += 1
-        assert attempt < 100 * count + 1000, "too few positions of that kind"
-        cells = random_game(n, seed * 100_000 + attempt, stop_at_empty=empty)
+    def draw(rng: random.Random, _: int) -> dict | None:
+        cells = _random_line(rng, n, empty)
         board = oracle.replay(n, cells)
         if oracle.status(board) is not None or len(oracle.empty_cells(board)) != empty:
-            continue
+            return None
         player = "p1" if len(cells) % 2 == 0 else "p2"
         scores = oracle.move_values(board, player)
         best = max(scores.values())
-        if (value is None or best == value) and min(scores.values()) != best:
-            found.append({"cells": cells, "board": board, "player": player, "value": best,
-                          "best": sorted([r, c] for (r, c), s in scores.items() if s == best),
-                          "moves": sorted([r, c] for r, c in scores)})
-    return found
+        if (value is not None and best != value) or min(scores.values()) == best:
+            return None
+        return {"cells": cells, "board": board, "player": player, "value": best,
+                "best": sorted([r, c] for (r, c), s in scores.items() if s == best),
+                "moves": sorted([r, c] for r, c in scores)}
+    seeds = (f"game-{n}-{seed * 100_000 + attempt}" for attempt in itertools.count(1))
+    return sample(draw, count, seeds)

@@ -1,7 +1,8 @@
 """Exact tippy rules and perfect play on plain boards, independent of the reference.
 
 A board is n strings of n marks: 'X' p1, 'O' p2, '.' empty; cells are (row, column) from 0.
-Scores are for the player to move: 1 win, 0 tie, -1 loss (the handout's minimax).
+Scores are for the player to move: 1 win, 0 tie, -1 loss (the handout's minimax), from the
+engine's negamax (graders/solver.py) over these rules.
 """
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from graders.solver import DRAW, LOSE, WIN, Negamax
+
 EMPTY, P1_MARK, P2_MARK = ".", "X", "O"
 MARK_OF = {"p1": P1_MARK, "p2": P2_MARK}
 PLAYER_OF = {P1_MARK: "p1", P2_MARK: "p2"}
 
 Cell = tuple[int, int]
+State = tuple[str, int, str]
 
 # The four orientations (S and Z, lying and standing), drawn row by row: '#' a square of the
 # tippy, '/' between rows.
@@ -95,26 +99,44 @@ def legal_moves(board: Sequence[str]) -> list[Cell]:
     return [] if status(board) is not None else empty_cells(board)
 
 
-@cache
-def _solve(flat: str, n: int, mover: str) -> int:
-    other = P2_MARK if mover == P1_MARK else P1_MARK
+def _outcome(state: State) -> int | None:
+    flat, n, mover = state
     done = _status(flat, n)
-    if done is not None:
-        return 0 if done == "tie" else 1 if done == PLAYER_OF[mover] else -1
-    return max(-_solve(flat[:i] + mover + flat[i + 1:], n, other)
-               for i, mark in enumerate(flat) if mark == EMPTY)
+    if done is None:
+        return None
+    return DRAW if done == "tie" else WIN if done == PLAYER_OF[mover] else LOSE
+
+
+def _moves(state: State) -> list[Cell]:
+    flat, n, _ = state
+    if _status(flat, n) is not None:
+        return []
+    return [(i // n, i % n) for i, mark in enumerate(flat) if mark == EMPTY]
+
+
+def _play(state: State, cell: Cell) -> State:
+    flat, n, mover = state
+    i = cell[0] * n + cell[1]
+    return flat[:i] + mover + flat[i + 1:], n, P2_MARK if mover == P1_MARK else P1_MARK
+
+
+# The engine's negamax over tippy: a state is (the board's marks row by row, n, mover's mark).
+SOLVER: Negamax[State, Cell] = Negamax(_moves, _play, _outcome)
+
+
+def solver_state(board: Sequence[str], player: str) -> State:
+    """The solver's state for ``board`` with ``player`` ('p1' or 'p2') to move."""
+    return _flat(board), len(board), MARK_OF[player]
 
 
 def value(board: Sequence[str], player: str) -> int:
     """The score ``player`` ('p1' or 'p2'), about to move, can guarantee from board."""
-    return _solve(_flat(board), len(board), MARK_OF[player])
+    return SOLVER.score(solver_state(board, player))
 
 
 def move_values(board: Sequence[str], player: str) -> dict[Cell, int]:
     """For each legal move of ``player``, the score that move guarantees them."""
-    other = "p2" if player == "p1" else "p1"
-    return {cell: -value(play(board, cell, MARK_OF[player]), other)
-            for cell in legal_moves(board)}
+    return SOLVER.move_scores(solver_state(board, player))
 
 
 def replay(n: int, cells: Iterable[Sequence[int]]) -> list[str]:
@@ -126,14 +148,3 @@ def replay(n: int, cells: Iterable[Sequence[int]]) -> list[str]:
         board = play(board, (cell[0], cell[1]), "XO"[i % 2])
     return board
 
-
-@cache
-def subtract_square_wins(total: int) -> bool:
-    """Whether the player to move wins subtract square from ``total``."""
-    return any(not subtract_square_wins(total - k * k) for k in range(1, int(total**0.5) + 1))
-
-
-def subtract_square_best(total: int) -> list[int]:
-    """The amounts that keep a win (every amount, when none does), ascending."""
-    amounts = [k * k for k in range(1, int(total**0.5) + 1)]
-    return [a for a in amounts if not subtract_square_wins(total - a)] or amounts

@@ -6,24 +6,26 @@ from __future__ import annotations
 import pytest
 
 from graders.packs.tippy import checks, generate, oracle
+from graders.solver import SUBTRACT_SQUARE
 
-# (n, empty squares, how many, seed): the positions generate.minimax_positions makes.
-OPTIMAL = [(3, 6, 5, 21), (4, 6, 5, 22), (5, 5, 2, 23)]
-FORCED = [(3, 5, 2, 31), (4, 6, 2, 32)]  # a forced win (value 1) for the player to move
 SEEDS = [1, 2, 3]
 
 
-def cases(kinds):
-    return [(kind, i) for kind in kinds for i in range(kind[2])]
+def optimal():
+    """Positions where some move is not optimal: (n, empty squares, how many, seed)."""
+    return [spot for n, empty, count, seed in [(3, 6, 5, 21), (4, 6, 5, 22), (5, 5, 2, 23)]
+            for spot in generate.minimax_positions(n, empty, count, seed=seed)]
 
 
-def position(batch_memo, kind, i, value=None):
-    """Position i of that kind (made once per batch)."""
-    key = ("minimax-positions", kind, value)
-    if key not in batch_memo:
-        n, empty, count, seed = kind
-        batch_memo[key] = generate.minimax_positions(n, empty, count, seed=seed, value=value)
-    return batch_memo[key][i]
+def forced():
+    """Positions with a forced win (value 1) for the player to move."""
+    return [spot for n, empty, count, seed in [(3, 5, 2, 31), (4, 6, 2, 32)]
+            for spot in generate.minimax_positions(n, empty, count, seed=seed, value=1)]
+
+
+def spot_id(spot):
+    n = len(spot["board"])
+    return f"{n}x{n}-{len(spot['moves'])}empty-{spot['player']}"
 
 
 @pytest.fixture
@@ -32,10 +34,10 @@ def on_reference_game(make_worker):
                        reference=["tippy_game_state.py", "tippy_move.py"])
 
 
-@pytest.mark.parametrize(("kind", "i"), cases(OPTIMAL))
-def test_minimax_plays_an_optimal_move(on_reference_game, batch_memo, kind, i):
-    spot = position(batch_memo, kind, i)
-    got = on_reference_game.call("minimax_move", kind[0], spot["cells"])
+@pytest.mark.cases(optimal, ids=spot_id)
+def test_minimax_plays_an_optimal_move(on_reference_game, case):
+    spot = case
+    got = on_reference_game.call("minimax_move", len(spot["board"]), spot["cells"])
     assert got["why"] is None, f"{checks.describe(spot)}: {got['why']}"
     score = {1: "a win", 0: "a tie", -1: "a loss"}
     chosen = oracle.move_values(spot["board"], spot["player"]).get(tuple(got["cell"]))
@@ -45,9 +47,9 @@ def test_minimax_plays_an_optimal_move(on_reference_game, batch_memo, kind, i):
         f"{[tuple(c) for c in spot['best']]}")
 
 
-@pytest.mark.parametrize(("kind", "i"), cases(FORCED))
-def test_minimax_wins_every_game_against_random_play(on_reference_game, batch_memo, kind, i):
-    spot, n = position(batch_memo, kind, i, value=1), kind[0]
+@pytest.mark.cases(forced, ids=spot_id)
+def test_minimax_wins_every_game_against_random_play(on_reference_game, case):
+    spot, n = case, len(case["board"])
     for seed, game in zip(SEEDS, on_reference_game.call(
             "minimax_vs_random", n, spot["cells"], SEEDS), strict=True):
         assert game["why"] is None, f"{checks.describe(spot)}, game {seed}: {game['why']}"
@@ -63,7 +65,7 @@ def test_minimax_plays_subtract_square_too(student, total, lost):
     """A won total, and a lost one (where every move loses, minimax must still move)."""
     for start in (total, lost):
         amount = student.call("minimax_subtract_square", start)
-        best = oracle.subtract_square_best(start)
+        best = SUBTRACT_SQUARE.best_moves(start)
         assert isinstance(amount, int) and amount in best, (
             f"SubtractSquareState('p1', current_total={start}): suggest_move removed "
             f"{amount!r}; a best move removes one of {best} (minimax must work for any "

@@ -7,7 +7,6 @@ import random
 import pytest
 from stonehenge_boards import SIDE_1, SIDE_2, SIDE_2_AGDEF, SIDE_3, SIDE_3_ONLY_H
 
-from graders import solver
 from graders.packs.stonehenge import generate, oracle
 
 
@@ -123,14 +122,6 @@ def _positions(side):
         out.extend(oracle.trace(side, rng.random() < 0.5,
                                 generate.random_game(rng, side, True)))
     return out
-
-
-def test_subtract_square():
-    assert oracle.square_best_moves(4) == [4]
-    assert oracle.square_best_moves(18) == [1, 16]
-    assert oracle.SQUARES.score(6) == solver.WIN  # the handout's worked example: A:6 wins
-    assert oracle.SQUARES.score(2) == solver.LOSE
-    assert oracle.square_best_moves(2) == [1]  # every move loses: all of them are optimal
 
 
 def test_generated_positions_are_discriminating_and_reproducible():

@@ -10,6 +10,7 @@ import pytest
 from stonehenge_boards import SIDE_1, SIDE_2, SIDE_2_AGDEF, SIDE_3, SIDE_3_ONLY_H
 
 from graders.packs.stonehenge import generate, oracle
+from graders.solver import SUBTRACT_SQUARE
 
 
 def new_game(ref, monkeypatch, side, p1_starts=True, moves=""):
@@ -82,7 +83,7 @@ def test_strategies_on_subtract_square(ref, monkeypatch, total):
     monkeypatch.setattr(builtins, "input", lambda prompt="": str(total))
     for strategy in _strategies(ref):
         game = ref["game_interface"].playable_games["s"](True)
-        assert strategy(game) in oracle.square_best_moves(total)
+        assert strategy(game) in SUBTRACT_SQUARE.best_moves(total)
 
 
 def test_strategies_on_spec_positions(ref, monkeypatch):

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from graders import code_lines
 from graders.batch import BatchRequest, grade_batch
 from graders.checks import run_rules
 from graders.consensus import as_option, class_consensus
@@ -107,15 +106,12 @@ def test_each_copy_is_compared_with_the_starter_version_closest_to_it():
 def test_with_the_real_starter_declared_a_student_alone_changes_few_lines(tmp_path: Path):
     alice = prepare(BATCH / "alice", PACK, tmp_path / "a")
     source = alice.files["game_view.py"]
-    assert "changed-lines" in {v.rule for v in run_rules(PACK, alice)}
-    with pytest.raises(AssertionError, match="outside its imports"):
-        code_lines.expect_few_changes(PACK.template_text("game_view.py"), source, most=11,
-                                      file="game_view.py")
+    changed = [v for v in run_rules(PACK, alice) if v.rule == "changed-lines"]
+    assert any("outside the parts" in v.message for v in changed)
     pack = with_submission(PACK, starter_versions={"game_view.py": [VERSION]})
     assert run_rules(pack, alice) == []
-    starter = closest_starter(pack, "game_view.py", source)
-    assert starter is not None
-    code_lines.expect_few_changes(starter, source, most=11, file="game_view.py")
+    assert closest_starter(pack, "game_view.py", source) == \
+        ALTERED.read_text()
 
 
 def test_the_console_names_the_file_and_its_shared_lines(tmp_path: Path, capsys):

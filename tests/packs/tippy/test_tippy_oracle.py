@@ -23,11 +23,6 @@ def test_there_are_four_n_minus_one_n_minus_two_tippies(n):
     assert len(set(oracle.tippies(n))) == 4 * (n - 1) * (n - 2)
 
 
-def test_subtract_square_best_moves():
-    assert oracle.subtract_square_best(5) == [1, 4]  # 5 is lost: every move is as good
-    assert oracle.subtract_square_best(8) == [1]  # 7 is lost for the opponent, 4 is not
-    assert oracle.subtract_square_best(9) == [4, 9]  # 5 and 0 are lost for the opponent
-
 
 @pytest.mark.parametrize("n", range(3, 7))
 def test_every_single_tippy_is_a_win_and_nothing_smaller_is(n):

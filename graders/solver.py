@@ -60,6 +60,11 @@ class Negamax(Generic[State, Move]):
             self._scores[key] = done
         return self._scores[key]
 
+    @property
+    def known(self) -> int:
+        """How many states' scores this solver keeps (its memo's size)."""
+        return len(self._scores)
+
     def move_scores(self, state: State) -> dict[Move, int]:
         """The score each legal move guarantees the player to move."""
         return {move: -self.score(self.play(state, move)) for move in self.moves(state)}

@@ -157,8 +157,8 @@ def test_import_entry_follows_each_kind_of_import(workspace):
         assert (found.__name__, why) == (name, "")
     found, why = kit.import_entry(tree, ast.parse("Nowhere", mode="eval").body, "menu.py")
     assert found is None and "none of its `import *` modules defines" in why
-    assert kit.static_entry("menu.py", "playable", "h").__name__ == "Other"
-    assert kit.static_entry("menu.py", "playable", "zz") is None
+    # Reading a whole menu entry (mapping and key, never running the file) is the entries
+    # resolver's menu way now: tests/engine/test_entries_resolver.py::test_menu_read_never_run.
     assert kit.read_tree("absent.py") == (None, "no absent.py was handed in")
 
 

@@ -12,7 +12,6 @@ Generated cases: ``@pytest.mark.cases(make, *args, ids=label, **kwargs)`` parame
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import shutil
 import tempfile
@@ -22,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from graders import observe
+from graders import kept, observe
 from graders.errors import GraderError
 from graders.pack import Pack
 from graders.plugin import STATE, GradingState
@@ -39,13 +38,12 @@ def pytest_configure(config: pytest.Config) -> None:
                             "`case` is each of make(*args, **kwargs), with id label(case)-index")
 
 
-@functools.cache
 def generated(make: Callable[..., Sequence[Any]], *args: Hashable,
               **kwargs: Hashable) -> tuple[Any, ...]:
-    """``make(*args, **kwargs)``, made once per process (a seeded generator always gives the
-    same cases, so every student and every test of a batch share them: a test reads a case,
-    never changes it)."""
-    return tuple(make(*args, **kwargs))
+    """``make(*args, **kwargs)`` as a tuple, made once per process (:func:`graders.kept.shared`:
+    a seeded generator always gives the same cases, so every student and every test of a batch
+    share them: a test reads a case, never changes it)."""
+    return tuple(kept.shared(make, *args, **kwargs))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -30,7 +30,7 @@ WHOLE = {
     "graders.checks", "graders.extras", "graders.handin", "graders.submissions",
     "graders.testing", "graders.verdict",
     "graders.plugin", "graders.fixtures", "graders.pack", "graders.packs",
-    "graders.specs", "graders.pack_specs", "graders.registry", "graders.observe",
+    "graders.specs", "graders.pack_specs", "graders.registry", "graders.observe", "graders.kept",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
     # the one Worker (the protocol, its limits and message texts) and the plain launcher
     "graders.sandbox.worker", "graders.sandbox.plain_launcher",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graders import fixtures
+from graders import fixtures, kept
 
 # A stand-in pack test module: two tests share one generator (made once for both), and the
 # module itself calls nothing while being imported.
@@ -73,4 +73,4 @@ def test_cases_are_made_once_and_named_by_their_data(tmp_path: Path, monkeypatch
                         "test_second[side2-2]"]
     assert seen.outcomes["test_second[side5-1]"] == "failed"
     assert list(seen.outcomes.values()).count("passed") == 5
-    fixtures.generated.cache_clear()
+    kept.forget()

@@ -48,13 +48,15 @@ from graders.submissions import Submission, materialize
 if TYPE_CHECKING:
     from distributed import Client
 
+    from graders.pipeline import Returned  # the protocol this route meets
+
 ONLY_MSGPACK = ["msgpack"]  # what the client deserialises: data, never a pickle
 
 
 @dataclass(frozen=True)
 class ClusterRoute:
-    """The route that grades on the workers of a Dask cluster (other machines: the parent
-    writes every report)."""
+    """The :class:`~graders.pipeline.Route` that grades on the workers of a Dask cluster
+    (other machines: the parent writes every report)."""
 
     access: ClusterAccess
     shares_files = False  # a worker's file system is not the parent's
@@ -66,7 +68,7 @@ class ClusterRoute:
     def grade(
         self, pack_id: str, pending: list[Submission], options: GradeOptions,
         writing: Writing | None = None,
-    ) -> Generator[tuple[list[Submission], ShareResults], None, None]:
+    ) -> Generator[Returned, None, None]:
         """Each share with its validated results, as they complete: one share per worker
         the scheduler has (at most SHARE_SIZE students each). ``writing`` is never used."""
         client = open_client(self.access, options.isolation)

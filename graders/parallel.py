@@ -19,6 +19,7 @@ import signal
 from collections.abc import Generator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from graders.outcomes import GradeOptions, ShareResults
 from graders.results import SubmissionResult
@@ -26,13 +27,17 @@ from graders.sandbox import Isolation
 from graders.stages import Writing, WrittenShare, grade_and_write, grade_share, shares_of
 from graders.submissions import Submission
 
+if TYPE_CHECKING:  # the protocol this route meets: the pipeline hands it the shares
+    from graders.pipeline import Returned
+
 STOP_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
 class LocalRoute:
-    """The route that grades on this machine: in this process (``jobs`` 1) or in a pool of
-    ``jobs`` worker processes, each of which writes its students' reports."""
+    """The :class:`~graders.pipeline.Route` that grades on this machine: in this process
+    (``jobs`` 1) or in a pool of ``jobs`` worker processes, each of which writes its
+    students' reports."""
 
     jobs: int = 1
     shares_files = True  # the workers write into the parent's output folder
@@ -43,7 +48,7 @@ class LocalRoute:
     def grade(
         self, pack_id: str, pending: list[Submission], options: GradeOptions,
         writing: Writing | None = None,
-    ) -> Generator[tuple[list[Submission], ShareResults | WrittenShare], None, None]:
+    ) -> Generator[Returned, None, None]:
         """Each share with its results, as they complete (:func:`run_shares`)."""
         return run_shares(pack_id, shares_of(pending, self.jobs), options, self.jobs, writing)
 

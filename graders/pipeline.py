@@ -108,7 +108,6 @@ class Route(Protocol):
     ) -> Generator[Returned, None, None]:
         """Each share of ``pending`` with its results (or the exception that lost them), as
         they complete; closing the iterator stops the route's workers."""
-        raise NotImplementedError
 
 
 def run_pipeline(request: BatchRequest, route: Route) -> BatchOutcome:

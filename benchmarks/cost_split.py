@@ -37,7 +37,7 @@ from typing import Any
 
 import pytest
 
-from graders import batch, stages
+from graders import pipeline, stages
 from graders.batch import BatchRequest, grade_batch
 from graders.pack import Pack, discover_packs, get_pack
 from graders.report import ReportWriter
@@ -110,9 +110,9 @@ def staged() -> Iterator[Split]:
     """Timers around each stage of :mod:`graders.stages` (this process only: at jobs > 1 the
     rules, session, mark and the students' reports are the pool workers')."""
     split = Split()
-    split.wrap(batch, "intake", "intake")
-    split.wrap(batch, "prepare_all", "prepare")
-    split.wrap(batch, "class_consensus", "prepare")
+    split.wrap(pipeline, "intake", "intake")
+    split.wrap(pipeline, "prepare_all", "prepare")
+    split.wrap(pipeline, "class_consensus", "prepare")
     split.wrap(stages, "check_rules", "rules")
     split.wrap(stages, "run_session", "session")
     split.wrap(stages, "marked", "mark")

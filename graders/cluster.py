@@ -1,12 +1,10 @@
 """Grade on a Dask cluster: the same :func:`~graders.stages.grade_share` on other machines.
 
-``grade --cluster tls://HOST:8786 --cluster-certs DIR`` sends shares to a Dask scheduler whose
-scheduler, workers and client authenticate each other with TLS certificates of one CA (made by
-``grade cluster-certs DIR``; Dask's own :class:`distributed.security.Security`, mutual TLS).
-``--cluster local:N`` starts a :class:`distributed.LocalCluster` of N one-thread worker
-processes on 127.0.0.1, secured with a throw-away CA of its own. A plain ``tcp://`` address
-is refused unless the instructor passes ``--insecure-cluster``, and then a warning names the
-risk. The rlimits fallback never grades on a cluster: workers grade only inside the sandbox.
+:class:`ClusterRoute` is the route the batch hands the pipeline for ``--cluster``: it checks
+the access before anything is graded (:mod:`graders.cluster_access`: TLS certificates of one
+CA, or ``local:N``, a :class:`distributed.LocalCluster` of N one-thread worker processes on
+127.0.0.1 secured with a throw-away CA of its own; plain TCP only when asked for; never the
+rlimits fallback), then sends the shares to the scheduler.
 
 What crosses the network is data: the task is the harness's own :func:`grade_remote` with two
 JSON strings (the share's collected files, never paths, and the options), and its answer is
@@ -28,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from graders.cluster_access import LOCAL, ClusterAccess, check_access, security_for
 from graders.cluster_wire import (
     error_answer,
     options_from_json,
@@ -43,85 +42,41 @@ from graders.pack import get_pack
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation
 from graders.sandbox.isolation import detect_isolation
-from graders.stages import grade_share
+from graders.stages import Writing, grade_share, shares_of
 from graders.submissions import Submission, materialize
 
 if TYPE_CHECKING:
     from distributed import Client
-    from distributed.security import Security
 
-LOCAL, TLS, TCP = "local:", "tls://", "tcp://"
-ROLES = ("scheduler", "worker", "client")
-CA_FILE = "ca.pem"
+    from graders.pipeline import Returned  # the protocol this route meets
+
 ONLY_MSGPACK = ["msgpack"]  # what the client deserialises: data, never a pickle
-INSECURE_WARNING = (
-    "--insecure-cluster: the scheduler at {spec} is reached over plain TCP. Anyone who can "
-    "reach it can connect as a client or a worker: run code on the scheduler and the workers, "
-    "read every student's files, forge marks and make `grade` load a pickle (code run as this "
-    "user). Use `grade cluster-certs DIR` and --cluster tls://... instead."
-)
 
 
 @dataclass(frozen=True)
-class ClusterAccess:
-    """Where the cluster is and how to reach it: ``local:N``, ``tls://HOST:PORT`` with the
-    certificates folder, or ``tcp://HOST:PORT`` only when ``insecure`` is asked for."""
+class ClusterRoute:
+    """The :class:`~graders.pipeline.Route` that grades on the workers of a Dask cluster
+    (other machines: the parent writes every report)."""
 
-    spec: str
-    certs: Path | None = None
-    insecure: bool = False
+    access: ClusterAccess
+    shares_files = False  # a worker's file system is not the parent's
 
+    def check(self, isolation: Isolation | None) -> None:
+        """Refuse, before anything is graded, a cluster that must not grade (GraderError)."""
+        check_access(self.access, isolation)
 
-def cert_paths(certs: Path, role: str) -> tuple[Path, Path, Path]:
-    """The CA certificate, and ``role``'s certificate and key, in a ``grade cluster-certs``
-    folder."""
-    return certs / CA_FILE, certs / f"{role}.pem", certs / f"{role}-key.pem"
-
-
-def check_access(access: ClusterAccess, isolation: Isolation | None) -> list[str]:
-    """Refuse what must not grade (GraderError); return the warnings to print."""
-    spec = access.spec
-    if isolation is Isolation.RLIMITS:
-        raise GraderError(
-            "--cluster with --isolation rlimits: workers grade only inside the sandbox "
-            "(without bubblewrap a student's code would run beside the Dask worker, as its "
-            "user). Install bubblewrap on every worker, or grade here without --cluster."
-        )
-    if spec.startswith(LOCAL):
-        count = spec[len(LOCAL):]
-        if not count.isdigit() or not 1 <= int(count) <= 256:
-            raise GraderError(f"--cluster {spec!r}: `local:N` takes N from 1 to 256")
-        return []
-    if spec.startswith(TLS):
-        if access.certs is None:
-            raise GraderError(
-                f"--cluster {spec}: a TLS cluster needs --cluster-certs DIR (the folder "
-                "`grade cluster-certs DIR` made, holding ca.pem, client.pem, client-key.pem)"
-            )
-        missing = [p.name for p in cert_paths(access.certs, "client") if not p.is_file()]
-        if missing:
-            raise GraderError(f"--cluster-certs {access.certs}: missing {', '.join(missing)} "
-                              "(make them with `grade cluster-certs DIR`)")
-        return []
-    if spec.startswith(TCP) or "://" not in spec:
-        if not access.insecure:
-            raise GraderError(
-                f"--cluster {spec}: refusing a scheduler reached without TLS (anyone on the "
-                "network could join it as a client or worker and run code in `grade`). Make "
-                "certificates with `grade cluster-certs DIR` and use --cluster tls://HOST:PORT "
-                "--cluster-certs DIR, or pass --insecure-cluster to accept the risk."
-            )
-        return [INSECURE_WARNING.format(spec=spec)]
-    raise GraderError(f"--cluster {spec!r}: use local:N, tls://HOST:PORT or tcp://HOST:PORT")
-
-
-def security_for(certs: Path, role: str = "client") -> Security:
-    """Dask's mutual-TLS security for ``role`` from a ``grade cluster-certs`` folder."""
-    from distributed.security import Security
-
-    ca, cert, key = cert_paths(certs, role)
-    fields = {f"tls_{role}_cert": str(cert), f"tls_{role}_key": str(key)}
-    return Security(tls_ca_file=str(ca), require_encryption=True, **fields)
+    def grade(
+        self, pack_id: str, pending: list[Submission], options: GradeOptions,
+        writing: Writing | None = None,
+    ) -> Generator[Returned, None, None]:
+        """Each share with its validated results, as they complete: one share per worker
+        the scheduler has (at most SHARE_SIZE students each). ``writing`` is never used."""
+        client = open_client(self.access, options.isolation)
+        try:
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+            yield from run_on_cluster(client, pack_id, shares_of(pending, workers), options)
+        finally:
+            close_client(client)
 
 
 def open_client(access: ClusterAccess | str, isolation: Isolation | None = None) -> Client:
@@ -129,7 +84,7 @@ def open_client(access: ClusterAccess | str, isolation: Isolation | None = None)
     from distributed import Client, LocalCluster
     from distributed.security import Security
 
-    access = access if isinstance(access, ClusterAccess) else ClusterAccess(access)
+    access = ClusterAccess.of(access)
     check_access(access, isolation)
     if access.spec.startswith(LOCAL):
         security = Security.temporary()

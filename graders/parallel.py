@@ -1,39 +1,56 @@
 """The local routes of a batch: shares of prepared submissions, graded here or in a pool.
 
-A share is a few prepared submissions. :func:`graders.stages.grade_share` grades them in ONE
-pytest session and returns plain, picklable results; it writes nothing. :func:`run_shares` runs
-the shares in this process (``jobs=1``) or in a :class:`~concurrent.futures.ProcessPoolExecutor`,
-and yields each share's results as its future completes. Given a
-:class:`~graders.stages.Writing`, the worker that graded a share also writes its students'
-reports (:func:`~graders.stages.grade_and_write`): the parent, one process on cores the workers
-share, then only logs each result and writes the index. The same functions can be submitted to
-any other executor (a Dask cluster's ``client.submit``) unchanged.
+:class:`LocalRoute` is the route the batch hands the pipeline when it grades on this machine.
+A share is a few prepared submissions (:func:`graders.stages.shares_of`).
+:func:`graders.stages.grade_share` grades them in ONE pytest session and returns plain,
+picklable results; it writes nothing. :func:`run_shares` runs the shares in this process
+(``jobs=1``) or in a :class:`~concurrent.futures.ProcessPoolExecutor`, and yields each share's
+results as its future completes. Given a :class:`~graders.stages.Writing`, the worker that
+graded a share also writes its students' reports (:func:`~graders.stages.grade_and_write`):
+the parent, one process on cores the workers share, then only logs each result and writes the
+index. The same functions can be submitted to any other executor (a Dask cluster's
+``client.submit``) unchanged.
 """
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import signal
 from collections.abc import Generator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from graders.outcomes import GradeOptions, ShareResults
 from graders.results import SubmissionResult
-from graders.stages import Writing, WrittenShare, grade_and_write, grade_share
+from graders.sandbox import Isolation
+from graders.stages import Writing, WrittenShare, grade_and_write, grade_share, shares_of
 from graders.submissions import Submission
 
-SHARE_SIZE = 10  # students per pytest session: what a stopped run can lose, per worker
+if TYPE_CHECKING:  # the protocol this route meets: the pipeline hands it the shares
+    from graders.pipeline import Returned
+
 STOP_SECONDS = 10.0
 
 
-def shares_of(pending: list[Submission], jobs: int) -> list[list[Submission]]:
-    """``pending`` cut into shares: at most SHARE_SIZE each, and enough to keep ``jobs``
-    workers busy."""
-    if not pending:
-        return []
-    size = max(1, min(SHARE_SIZE, math.ceil(len(pending) / max(1, jobs))))
-    return [pending[start:start + size] for start in range(0, len(pending), size)]
+@dataclass(frozen=True)
+class LocalRoute:
+    """The :class:`~graders.pipeline.Route` that grades on this machine: in this process
+    (``jobs`` 1) or in a pool of ``jobs`` worker processes, each of which writes its
+    students' reports."""
+
+    jobs: int = 1
+    shares_files = True  # the workers write into the parent's output folder
+
+    def check(self, isolation: Isolation | None) -> None:
+        """Nothing to refuse: this machine's isolation was checked by the pipeline."""
+
+    def grade(
+        self, pack_id: str, pending: list[Submission], options: GradeOptions,
+        writing: Writing | None = None,
+    ) -> Generator[Returned, None, None]:
+        """Each share with its results, as they complete (:func:`run_shares`)."""
+        return run_shares(pack_id, shares_of(pending, self.jobs), options, self.jobs, writing)
 
 
 def run_shares(

@@ -11,8 +11,9 @@
    routes the worker that graded the share writes them (:func:`grade_and_write`), and the
    parent logs each result and writes the index.
 
-:func:`grade_share` runs stages 3 to 5 on one share; every route (this process, a pool, a
-cluster) runs exactly that function. Each stage for each student runs inside a guard that
+:func:`grade_share` runs stages 3 to 5 on one share (:func:`shares_of`); every route (this
+process, a pool, a cluster) runs exactly that function. :mod:`graders.pipeline` runs the
+stages in this order for a whole batch. Each stage for each student runs inside a guard that
 always yields a result for that student: the student's own pathological input is the student's
 failure, anything else a grader error for that student alone. Each stage logs what it did to
 the ``graders.stages`` logger (see :mod:`graders.gradelog`).
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import logging
+import math
 import shutil
 import tempfile
 import traceback
@@ -114,6 +116,18 @@ def _unique(item: Found, seen: set[str]) -> str:
 
 
 # -- 3 to 5 on one share ----------------------------------------------------------------------
+SHARE_SIZE = 10  # students per pytest session: what a stopped run can lose, per worker
+
+
+def shares_of(pending: list[Submission], workers: int) -> list[list[Submission]]:
+    """``pending`` cut into shares: at most SHARE_SIZE each, and enough to keep ``workers``
+    busy."""
+    if not pending:
+        return []
+    size = max(1, min(SHARE_SIZE, math.ceil(len(pending) / max(1, workers))))
+    return [pending[start:start + size] for start in range(0, len(pending), size)]
+
+
 def grade_share(
     pack_id: str, submissions: Sequence[Submission], options: GradeOptions
 ) -> list[SubmissionResult]:

@@ -22,13 +22,13 @@ COUNT_ENV = "GRADERS_COUNT_GRADINGS"
 
 
 def count_gradings() -> None:
-    """Wrap the batch's hand-out to its routes, where only the submissions to grade pass."""
+    """Wrap the pipeline's hand-out to its route, where only the submissions to grade pass."""
     log = os.environ.get(COUNT_ENV)
     if not log:
         return
-    from graders import batch
+    from graders import pipeline
 
-    routes = batch._routes
+    hand_out = pipeline._hand_out
 
     def counted(request, pending, *rest):
         test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
@@ -39,9 +39,9 @@ def count_gradings() -> None:
                                     _content(s.files, mode)]) + "\n" for s in pending)
         with Path(log).open("a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(lines)
-        return routes(request, pending, *rest)
+        return hand_out(request, pending, *rest)
 
-    batch._routes = counted
+    pipeline._hand_out = counted
 
 
 def _origin(source: Path) -> str:

@@ -15,7 +15,7 @@ from rich.markup import escape
 
 from graders import console, gradebook
 from graders.batch import BatchRequest, grade_batch
-from graders.cluster import ClusterAccess, check_access
+from graders.cluster_access import ClusterAccess, check_access
 from graders.commands import EXIT_FAILED, EXIT_OK, register
 from graders.intake import Intake, layouts
 from graders.intake.grouped import batches_in

@@ -8,9 +8,9 @@ import sys
 import click
 
 from graders import console
-from graders.batch import SETUP_COMMAND
 from graders.commands import EXIT_USAGE, register
 from graders.pack import discover_packs, get_pack
+from graders.pipeline import SETUP_COMMAND
 from graders.sandbox import Isolation
 from graders.sandbox.isolation import detect_isolation
 from graders.tools import setup_tools

@@ -29,7 +29,8 @@ import pytest
 from graders.batch import BatchRequest, grade_batch
 from graders.certificates import make_cluster_certs
 from graders.cli import main
-from graders.cluster import ClusterAccess, check_access, open_client, security_for
+from graders.cluster import open_client
+from graders.cluster_access import ClusterAccess, check_access, security_for
 from graders.cluster_wire import results_answer, results_from_answer
 from graders.errors import GraderError
 from graders.outcomes import GradeOptions, digest_pack

@@ -17,7 +17,8 @@ from graders.registry import Registry
 ENGINE = sorted(p for p in PACKAGE_DIR.rglob("*.py") if PACKS_DIR not in p.parents)
 VIEWS = ("graders.console", "graders.report", "graders.export")
 ABOVE_THE_VIEWS = ("graders.batch", "graders.commands", "graders.cli", "graders.parallel",
-                   "graders.cluster", "graders.stages")
+                   "graders.cluster", "graders.pipeline", "graders.stages")
+ROUTES = {"graders.parallel", "graders.cluster"}
 
 
 def module_name(path: Path) -> str:
@@ -92,9 +93,16 @@ def test_no_view_imports_the_batch_a_route_or_a_command(view: str):
 
 
 def test_the_stages_never_climb_back_to_the_batch_or_a_route():
-    below = {"graders.stages", "graders.outcomes"}
-    assert not [(m, up) for m in below for up in EDGES[m]
-                if up in {"graders.batch", "graders.parallel", "graders.cluster"}]
+    below = {"graders.pipeline", "graders.stages", "graders.outcomes", "graders.cluster_access"}
+    assert not [(m, up) for m in below for up in EDGES[m] if up in {"graders.batch", *ROUTES}]
+
+
+def test_the_batch_hands_a_route_down_to_the_pipeline():
+    """The batch chooses the route and hands it to the pipeline, which knows it only by the
+    protocol it declares (the routes import that, never the batch)."""
+    assert EDGES["graders.batch"] >= {"graders.pipeline", *ROUTES}
+    assert not EDGES["graders.pipeline"] & ROUTES
+    assert not [(m, up) for m in ROUTES for up in EDGES[m] if up == "graders.batch"]
 
 
 def test_no_engine_file_names_a_pack():

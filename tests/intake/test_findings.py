@@ -18,7 +18,6 @@ from types import SimpleNamespace
 import click
 import pytest
 
-from graders.batch import _due_zone
 from graders.cli import main
 from graders.commands.override import find_student
 from graders.errors import GraderError
@@ -27,6 +26,7 @@ from graders.intake import ingest
 from graders.intake.people import settle
 from graders.intake.roster import load_roster
 from graders.pack import get_pack
+from graders.pipeline import due_zone
 from graders.results import SubmissionResult
 
 NIM = get_pack("game_of_nim")
@@ -303,7 +303,7 @@ def test_the_course_timezone_reads_zone_less_times(tmp_path):
     course = NIM.declaration.model_copy(update={"course": NIM.declaration.course.model_copy(
         update={"timezone": "America/Toronto"})})
     pack = SimpleNamespace(declaration=course)
-    zone = _due_zone(SimpleNamespace(pack=pack, due=None))
+    zone = due_zone(pack, None)
     roster = _brightspace(tmp_path, {"30187": "Brown Olivia"}, [("1001", "Brown", "Olivia")])
     intake = ingest(tmp_path / "export", tmp_path / "stage")
     settled = settle(NIM, intake.found, roster=load_roster(roster), zone=zone)

@@ -31,19 +31,21 @@ def games(seed: int, count: int, sides: tuple[int, ...] = (1, 2, 3, 4, 5)) -> li
     return sample(draw, count, seed)
 
 
-def _free(pos: oracle.Position) -> int:
-    return oracle.geometry(pos.side).cells - (pos.p1_cells | pos.p2_cells).bit_count()
-
-
 def _is_discriminating(pos: oracle.Position, min_tree: int, max_tree: int) -> bool:
     """Small enough for plain minimax, and a wrong move choice is detectable: some legal
     move is not optimal, and the optimal one is not a one-move win (so depth matters)."""
-    if _free(pos) > _COUNTABLE_FREE or not min_tree <= oracle.tree_size(pos) <= max_tree:
+    legal = oracle.moves(pos)  # a finished game has none, and a tree of one state
+    if len(legal) > _COUNTABLE_FREE or not min_tree <= oracle.tree_size(pos) <= max_tree:
         return False
-    best = oracle.best_moves(pos)
-    if len(best) == len(oracle.moves(pos)):
-        return False
-    return oracle.rough_outcome(pos) != oracle.WIN
+    return len(oracle.best_moves(pos)) < len(legal) and oracle.rough_outcome(pos) != oracle.WIN
+
+
+# The handout's two minimax positions: its side-3 board where only H wins, and side 2 after
+# A F D (E is the one optimal move).
+SPEC_POSITIONS = (
+    {"side": 3, "p1_starts": False, "moves": list("KACBFEGDI"), "from": "spec"},
+    {"side": 2, "p1_starts": True, "moves": list("AFD"), "from": "spec"},
+)
 
 
 @made_once
@@ -70,30 +72,21 @@ def search_positions(
 
 
 def transpositions(seed: int, count: int, side: int = 3) -> list[dict[str, Any]]:
-    """Pairs of move orders that reach the same position (same board, same player to move)."""
+    """Pairs of move orders that reach the same unfinished position (same board, same player
+    to move): a random game's opening, and that opening with two of one player's moves
+    swapped (a pair where the swap changes who captures a ley-line is redrawn)."""
     def draw(rng: random.Random, _: int) -> dict[str, Any] | None:
         p1_starts = rng.random() < 0.5
         first = random_game(rng, side, p1_starts)[: rng.randint(3, 6)]
-        second = _reorder(rng, first)
-        if second is None:
+        if len(first) < 3:  # a side-1 game is over after one move
             return None
+        i = rng.randrange(len(first) - 2)
+        second = [*first[:i], first[i + 2], first[i + 1], first[i], *first[i + 3:]]
         try:
             a, b = oracle.replay(side, p1_starts, first), oracle.replay(side, p1_starts, second)
         except ValueError:  # the other order ends the game before its last move
             return None
-        if oracle.moves(a) and oracle.render(a) == oracle.render(b):
+        if oracle.moves(a) and a == b:
             return {"side": side, "p1_starts": p1_starts, "first": first, "second": second}
         return None
     return sample(draw, count, seed)
-
-
-def _reorder(rng: random.Random, sequence: list[str]) -> list[str] | None:
-    """The same moves per player, in another order (None when no other order exists)."""
-    mine, theirs = sequence[0::2], sequence[1::2]
-    for _ in range(10):
-        a, b = rng.sample(mine, len(mine)), rng.sample(theirs, len(theirs))
-        merged = [m for pair in zip(a, b, strict=False) for m in pair]
-        merged += a[len(b):]
-        if merged != sequence:
-            return merged
-    return None

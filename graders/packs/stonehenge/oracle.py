@@ -211,9 +211,8 @@ best_moves, tree_size = SOLVER.best_moves, SOLVER.tree_size
 def rough_outcome(pos: Position) -> int:
     """The handout's estimate: WIN/LOSE if decided now or in one move, LOSE if every move lets
     the opponent win at once, else DRAW."""
-    decided = winner(pos)
-    if decided:
-        return WIN if decided == pos.player else LOSE
+    if winner(pos):
+        return WIN if winner(pos) == pos.player else LOSE
     children = [play(pos, letter) for letter in moves(pos)]
     if any(winner(child) == pos.player for child in children):
         return WIN

@@ -72,21 +72,30 @@ def search_positions(
 
 
 def transpositions(seed: int, count: int, side: int = 3) -> list[dict[str, Any]]:
-    """Pairs of move orders that reach the same unfinished position (same board, same player
-    to move): a random game's opening, and that opening with two of one player's moves
-    swapped (a pair where the swap changes who captures a ley-line is redrawn)."""
+    """Pairs of move orders that reach the same position (same board, same player to move)."""
     def draw(rng: random.Random, _: int) -> dict[str, Any] | None:
         p1_starts = rng.random() < 0.5
         first = random_game(rng, side, p1_starts)[: rng.randint(3, 6)]
-        if len(first) < 3:  # a side-1 game is over after one move
+        second = _reorder(rng, first)
+        if second is None:
             return None
-        i = rng.randrange(len(first) - 2)
-        second = [*first[:i], first[i + 2], first[i + 1], first[i], *first[i + 3:]]
         try:
             a, b = oracle.replay(side, p1_starts, first), oracle.replay(side, p1_starts, second)
         except ValueError:  # the other order ends the game before its last move
             return None
-        if oracle.moves(a) and a == b:
+        if oracle.moves(a) and oracle.render(a) == oracle.render(b):
             return {"side": side, "p1_starts": p1_starts, "first": first, "second": second}
         return None
     return sample(draw, count, seed)
+
+
+def _reorder(rng: random.Random, sequence: list[str]) -> list[str] | None:
+    """The same moves per player, in another order (None when no other order exists)."""
+    mine, theirs = sequence[0::2], sequence[1::2]
+    for _ in range(10):
+        a, b = rng.sample(mine, len(mine)), rng.sample(theirs, len(theirs))
+        merged = [m for pair in zip(a, b, strict=False) for m in pair]
+        merged += a[len(b):]
+        if merged != sequence:
+            return merged
+    return None

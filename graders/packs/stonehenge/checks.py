@@ -70,9 +70,9 @@ def field(snapshot: dict[str, Any], name: str, where: str) -> Any:
 
 
 def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str,
-                 names: list[str]) -> list[dict[str, Any]]:
+                 names: list[str]) -> None:
     """Play ``moves`` with the driver's ``trace`` and check the fields ``names`` of every
-    snapshot against the oracle; the snapshots."""
+    snapshot against the oracle."""
     moves = list(moves)
     snaps = worker.call("trace", side, p1_starts, moves, names)
     for count, (snap, pos) in enumerate(zip(snaps, oracle.trace(side, p1_starts, moves),
@@ -89,7 +89,6 @@ def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str
             else:
                 words, answer = EXACT[name]
                 expect_equal(value, answer(pos), what=f"{words}, {where}", numbers_loosely=True)
-    return snaps
 
 
 def expect_board(actual: Any, pos: oracle.Position, where: str) -> None:

@@ -8,11 +8,14 @@ from typing import Any
 
 from graders.errors import StudentError
 from graders.packs.stonehenge import oracle
+from graders.solver import SUBTRACT_SQUARE
 from graders.testing import Mismatch, expect_equal, expect_text
 
 # What oracle.tokens reads as one token: the report marks the differing tokens on the boards.
 BOARD_TOKEN = r"[A-Za-z0-9@]+"
 SCORES = {1: "a win", 0: "a tie", -1: "a loss"}
+# usable_strategies' keys, as messages name them.
+STRATEGIES = {"mr": "recursive", "mi": "iterative"}
 # Snapshot fields compared as values: how the failure names them, and the oracle's answer.
 EXACT = {
     "player": ("get_current_player_name()", lambda pos: pos.player),
@@ -41,15 +44,12 @@ def board_lines(board: str) -> str:
 
 
 def marker_place(side: int, line: str) -> tuple[int, int]:
-    """(token row, token index) of the marker of ``line`` in the token view of a board."""
-    family, k = line.rstrip("0123456789"), int(line.lstrip("hdlr"))
-    if family == "h":
-        return k + 1, 0
-    if family == "dl":
-        return (0, k) if k < 2 else (k - 1, k + 1)  # after the h marker and k cells of row k-2
-    if k == 0:
-        return side + 1, side + 1
-    return side + 2, side - k
+    """(token row, token index) of the marker of ``line`` in the token view of a board: where
+    the handout's layout (the oracle's renderer) puts it."""
+    only = oracle.Position(side, True, p1_lines=1 << oracle.geometry(side).line_index(line))
+    rows = oracle.tokens(oracle.render(only))
+    return next((r, c) for r, row in enumerate(rows) for c, token in enumerate(row)
+                if token == "1")
 
 
 def cells(board: str, side: int) -> list[str]:
@@ -70,9 +70,9 @@ def field(snapshot: dict[str, Any], name: str, where: str) -> Any:
 
 
 def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str,
-                 names: list[str]) -> list[dict[str, Any]]:
+                 names: list[str]) -> None:
     """Play ``moves`` with the driver's ``trace`` and check the fields ``names`` of every
-    snapshot against the oracle; the snapshots."""
+    snapshot against the oracle."""
     moves = list(moves)
     snaps = worker.call("trace", side, p1_starts, moves, names)
     for count, (snap, pos) in enumerate(zip(snaps, oracle.trace(side, p1_starts, moves),
@@ -89,7 +89,6 @@ def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str
             else:
                 words, answer = EXACT[name]
                 expect_equal(value, answer(pos), what=f"{words}, {where}", numbers_loosely=True)
-    return snaps
 
 
 def expect_board(actual: Any, pos: oracle.Position, where: str) -> None:
@@ -184,3 +183,14 @@ def expect_best_move(got: dict[str, Any], position: dict[str, Any], says: str = 
     side, p1_starts, moves = position["side"], position["p1_starts"], list(position["moves"])
     best = oracle.best_moves(oracle.replay(side, p1_starts, moves))
     assert got["move"] in best, says.format(explain_choice(side, p1_starts, moves, got["move"]))
+
+
+def expect_subtract_square(worker: Any, key: str, totals: list[int], mixed: bool = False) -> None:
+    """The strategy ``usable_strategies[key]`` picks an optimal move of subtract square (the
+    starter's game, solved by the engine) from each of ``totals``."""
+    moves = worker.call("subtract_square", key, totals, mixed=mixed)
+    for total, move in zip(totals, moves, strict=True):
+        best = SUBTRACT_SQUARE.best_moves(total)
+        assert move in [str(b) for b in best], (
+            f"subtract square from {total}: the {STRATEGIES[key]} strategy chose {move}; an "
+            f"optimal move is one of {best}")

@@ -14,10 +14,7 @@ method costs the tests of that method and not the others.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -43,17 +40,16 @@ def _alias_missing_names() -> None:
                 setattr(stonehenge, bound[1], getattr(stonehenge, f"Stonehenge{kind}"))
 
 
-def _new_game(side: int | str, p1_starts: bool, game: str = "game"):
+def _new_game(side: int | str, p1_starts: bool, moves: list[str] | None = None,
+              game: str = "game") -> tuple[Any, list[str]]:
     """The declared entry ``game`` (``[entries]``: the student's, the instructor's, subtract
-    square) started with ``side`` typed at its one prompt."""
+    square) started with ``side`` typed at its one prompt, then ``moves`` played as
+    GameInterface plays them (``str_to_move``, ``make_move``); and the prompts asked."""
     with typed(then=str(side)) as prompts:
         started = _entry(game)(p1_starts)
+    for letter in moves or []:
+        started.current_state = started.current_state.make_move(started.str_to_move(letter))
     return started, prompts
-
-
-def _advance(game: Any, moves: list[str]) -> None:
-    for letter in moves:
-        game.current_state = game.current_state.make_move(game.str_to_move(letter))
 
 
 def _winners(game: Any, state: Any) -> dict[str, bool]:
@@ -61,7 +57,7 @@ def _winners(game: Any, state: Any) -> dict[str, bool]:
         return {player: bool(game.is_winner(player)) for player in ("p1", "p2")}
 
 
-def _rough(state: Any) -> Any:
+def _rough(game: Any, state: Any) -> Any:
     value = state.rough_outcome()
     return value if isinstance(value, int | float) and not isinstance(value, bool) else repr(value)
 
@@ -74,12 +70,14 @@ _FIELDS = {
     "over": lambda game, state: bool(game.is_over(state)),
     "winners": _winners,
     "repr": lambda game, state: repr(state),
-    "rough": lambda game, state: _rough(state),
+    "rough": _rough,
 }
 
 
-def _snapshot(game: Any, state: Any, fields: list[str]) -> dict[str, Any]:
-    return harness_kit.snapshot({name: _FIELDS[name] for name in fields}, game, state)
+def _snapshot(game: Any, fields: list[str]) -> dict[str, Any]:
+    """The game's current state, field by field (``harness_kit.snapshot``)."""
+    return harness_kit.snapshot({name: _FIELDS[name] for name in fields}, game,
+                                game.current_state)
 
 
 def interface() -> dict[str, Any]:
@@ -95,14 +93,9 @@ def interface() -> dict[str, Any]:
 
 
 def new_game(side: int, p1_starts: bool = True) -> dict[str, Any]:
-    """Build a game: how many times ``input()`` was called, with which prompts, and the state."""
+    """Build a game: the prompts of its ``input()`` calls, and the new state."""
     game, prompts = _new_game(side, p1_starts)
-    return {
-        "input_calls": len(prompts),
-        "prompts": prompts,
-        "has_current_state": hasattr(game, "current_state"),
-        **_snapshot(game, game.current_state, ["board", "player", "moves"]),
-    }
+    return {"prompts": prompts, **_snapshot(game, ["board", "player", "moves"])}
 
 
 def trace(side: int, p1_starts: bool, moves: list[str],
@@ -114,16 +107,14 @@ def trace(side: int, p1_starts: bool, moves: list[str],
     """
     wanted = list(fields or _FIELDS)
     game, _ = _new_game(side, p1_starts)
-    states = [game.current_state]
-    snaps = [_snapshot(game, states[-1], wanted)]
+    snaps = [_snapshot(game, wanted)]
     for letter in moves:
         try:
-            states.append(states[-1].make_move(game.str_to_move(letter)))
+            game.current_state = game.current_state.make_move(game.str_to_move(letter))
         except Exception as exc:
             snaps.append({"error": harness_kit.error_text(exc)})
             break
-        game.current_state = states[-1]
-        snaps.append(_snapshot(game, states[-1], wanted))
+        snaps.append(_snapshot(game, wanted))
     return snaps
 
 
@@ -131,28 +122,24 @@ def make_move_effect(side: int, p1_starts: bool, moves: list[str], move: str,
                      through_str_to_move: bool = False) -> dict[str, Any]:
     """Call ``make_move`` (with the raw string unless asked otherwise) and report whether the
     state it was called on, and the game's current state, changed."""
-    game, _ = _new_game(side, p1_starts)
-    _advance(game, moves)
+    game, _ = _new_game(side, p1_starts, moves)
     state = game.current_state
     before = (str(state), repr(state), state.get_current_player_name())
-    arg = game.str_to_move(move) if through_str_to_move else move
-    result = state.make_move(arg)
+    result = state.make_move(game.str_to_move(move) if through_str_to_move else move)
     return {
         "state_unchanged": (str(state), repr(state), state.get_current_player_name()) == before,
         "current_state_same_object": game.current_state is state,
         "new_object": result is not state,
         "board_after": str(result),
-        "player_after": str(result.get_current_player_name()),
     }
 
 
 def moves_check(side: int, p1_starts: bool, moves: list[str],
                 strings: list[str]) -> dict[str, bool]:
     """For each string: is ``str_to_move(string)`` a valid move of the current state?"""
-    game, _ = _new_game(side, p1_starts)
-    _advance(game, moves)
-    state = game.current_state
-    return {text: bool(state.is_valid_move(game.str_to_move(text))) for text in strings}
+    game, _ = _new_game(side, p1_starts, moves)
+    return {text: bool(game.current_state.is_valid_move(game.str_to_move(text)))
+            for text in strings}
 
 
 # usable_strategies' keys, and the entries ([entries]) that reach them.
@@ -193,27 +180,20 @@ def strategy(key: str, side: int = 0, p1_starts: bool = True, moves: list[str] |
     On subtract square when ``total`` is given, else on Stonehenge after ``moves``. ``mixed``:
     the student's strategy on the instructor's game; ``instructor``: the instructor's strategy
     on the student's game. Reports the move (as ``str``), whether the game's current state was
-    left as it was, the time taken and, when watched, the recursive function found.
+    left as it was and, when watched, the recursive function found.
     """
     func = _strategy(key, mixed, instructor)
     if total is not None:
-        game, _ = _new_game(total, p1_starts, "subtract_square")
+        game, _ = _new_game(total, p1_starts, game="subtract_square")
     else:
-        game, _ = _new_game(side, p1_starts, "instructor_game" if mixed else "game")
-        _advance(game, moves or [])
+        game, _ = _new_game(side, p1_starts, moves, "instructor_game" if mixed else "game")
     state = game.current_state
     before = (str(state), repr(state))
-    started = time.perf_counter()
-    if watch_recursion:
-        move, recursive = _watching_recursion(func, game)
-    else:
-        move, recursive = func(game), None
-    seconds = time.perf_counter() - started
+    move, recursive = _watching_recursion(func, game) if watch_recursion else (func(game), None)
     return {
         "move": None if move is None else str(move),
         "recursion": recursive,
         "state_kept": game.current_state is state and (str(state), repr(state)) == before,
-        "seconds": round(seconds, 4),
     }
 
 
@@ -228,11 +208,10 @@ def play_interface(side: int, p1_starts: bool, moves: list[str]) -> dict[str, An
     loop) on ``playable_games['h']``, both players scripted: the first ``input()`` answers
     who starts, the next the side length, any further one gets ``""``.
 
-    Reports the moves the loop asked for, those left over, whether ``play()`` returned and
-    the game was over then, and the last line it printed. A loop that asks for a move after
-    the script ends raises (the game did not end when it should have)."""
+    Reports the moves the loop asked for, those left over, and whether the game was over when
+    ``play()`` returned. A loop that asks for a move after the script ends raises (the game
+    did not end when it should have); what it printed is the call's output."""
     module = harness_kit.import_student("game_interface")
-    answers = ["y" if p1_starts else "n", str(side)]
     script, played = list(moves), list[str]()
 
     def scripted(game: Any) -> Any:
@@ -242,14 +221,8 @@ def play_interface(side: int, p1_starts: bool, moves: list[str]) -> dict[str, An
         played.append(script.pop(0))
         return game.str_to_move(played[-1])
 
-    printed = io.StringIO()
-    with typed(answers, then=""), contextlib.redirect_stdout(printed):
+    with typed(["y" if p1_starts else "n", str(side)], then=""):
         ui = module.GameInterface(module.playable_games["h"], scripted, scripted)
         ui.play()
-    lines = [line for line in printed.getvalue().splitlines() if line.strip()]
-    return {
-        "played": played,
-        "left": script,
-        "over": bool(ui.game.is_over(ui.game.current_state)),
-        "last_line": lines[-1].strip() if lines else "",
-    }
+    return {"played": played, "left": script,
+            "over": bool(ui.game.is_over(ui.game.current_state))}

@@ -31,19 +31,21 @@ def games(seed: int, count: int, sides: tuple[int, ...] = (1, 2, 3, 4, 5)) -> li
     return sample(draw, count, seed)
 
 
-def _free(pos: oracle.Position) -> int:
-    return oracle.geometry(pos.side).cells - (pos.p1_cells | pos.p2_cells).bit_count()
-
-
 def _is_discriminating(pos: oracle.Position, min_tree: int, max_tree: int) -> bool:
     """Small enough for plain minimax, and a wrong move choice is detectable: some legal
     move is not optimal, and the optimal one is not a one-move win (so depth matters)."""
-    if _free(pos) > _COUNTABLE_FREE or not min_tree <= oracle.tree_size(pos) <= max_tree:
+    legal = oracle.moves(pos)  # a finished game has none, and a tree of one state
+    if len(legal) > _COUNTABLE_FREE or not min_tree <= oracle.tree_size(pos) <= max_tree:
         return False
-    best = oracle.best_moves(pos)
-    if len(best) == len(oracle.moves(pos)):
-        return False
-    return oracle.rough_outcome(pos) != oracle.WIN
+    return len(oracle.best_moves(pos)) < len(legal) and oracle.rough_outcome(pos) != oracle.WIN
+
+
+# The handout's two minimax positions: its side-3 board where only H wins, and side 2 after
+# A F D (E is the one optimal move).
+SPEC_POSITIONS = (
+    {"side": 3, "p1_starts": False, "moves": list("KACBFEGDI"), "from": "spec"},
+    {"side": 2, "p1_starts": True, "moves": list("AFD"), "from": "spec"},
+)
 
 
 @made_once

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 
 from graders.solver import DRAW, LOSE, WIN, Negamax
 
@@ -22,31 +22,21 @@ SIDES = range(1, 6)
 
 @dataclass(frozen=True)
 class Geometry:
-    """The cells and ley-lines of one board size.
+    """The cells and ley-lines of one board size (a cell is its index in ``letters``).
 
-    ``lines`` holds (name, cell indices) in the order h0..hn, dl0..dln, dr0..drn.
+    ``rows`` holds each row's cells; ``lines`` (name, cells) in the order h0..hn, dl0..dln,
+    dr0..drn; ``through``, per cell, (bit, bitmask of its cells, length) of every ley-line
+    through it.
     """
 
     side: int
+    letters: str
     rows: tuple[tuple[int, ...], ...]
     lines: tuple[tuple[str, tuple[int, ...]], ...]
-
-    @cached_property
-    def cells(self) -> int:
-        return sum(len(row) for row in self.rows)
-
-    @cached_property
-    def letters(self) -> str:
-        return LETTERS[: self.cells]
-
-    @cached_property
-    def through(self) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-        """Per cell: (bit, bitmask of its cells, length) of every ley-line through it."""
-        return tuple(tuple((1 << k, sum(1 << i for i in members), len(members))
-                           for k, (_, members) in enumerate(self.lines) if cell in members)
-                     for cell in range(self.cells))
+    through: tuple[tuple[tuple[int, int, int], ...], ...]
 
     def line_index(self, name: str) -> int:
+        """Where ley-line ``name`` is in ``lines``: its bit in a player's captured lines."""
         return [line for line, _ in self.lines].index(name)
 
 
@@ -70,7 +60,10 @@ def geometry(side: int) -> Geometry:
         for prefix, key in families
         for k in range(side + 1)
     )
-    return Geometry(side, rows, lines)
+    through = tuple(tuple((1 << k, sum(1 << i for i in members), len(members))
+                          for k, (_, members) in enumerate(lines) if cell in members)
+                    for cell in range(len(coords)))
+    return Geometry(side, LETTERS[: len(coords)], rows, lines, through)
 
 
 @dataclass(frozen=True)
@@ -211,9 +204,8 @@ best_moves, tree_size = SOLVER.best_moves, SOLVER.tree_size
 def rough_outcome(pos: Position) -> int:
     """The handout's estimate: WIN/LOSE if decided now or in one move, LOSE if every move lets
     the opponent win at once, else DRAW."""
-    decided = winner(pos)
-    if decided:
-        return WIN if decided == pos.player else LOSE
+    if winner(pos):
+        return WIN if winner(pos) == pos.player else LOSE
     children = [play(pos, letter) for letter in moves(pos)]
     if any(winner(child) == pos.player for child in children):
         return WIN

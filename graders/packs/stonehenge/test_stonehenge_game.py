@@ -12,76 +12,63 @@ from __future__ import annotations
 import pytest
 
 from graders.errors import StudentError
-from graders.packs.stonehenge import generate, oracle
-from graders.packs.stonehenge.checks import (
-    expect_best_move,
-    expect_cells,
-    expect_marker,
-    expect_moves,
-    expect_trace,
-    field,
-    position_text,
-    repr_after,
-    side_id,
-)
+from graders.packs.stonehenge import checks, generate, oracle
 
 RULE_FIELDS = ["player", "moves", "over", "winners"]
+AT_LEAST_HALF = "a player holding at least half of a ley-line's cells captures it"
+FOR_GOOD = "a captured ley-line never changes hands"
 
 
 @pytest.mark.public
 def test_game_constructor_asks_once(student):
     got = student.call("new_game", 2, True)
-    assert got["input_calls"] == 1, (
-        f"the game's constructor called input() {got['input_calls']} times (prompts: "
+    assert len(got["prompts"]) == 1, (
+        f"the game's constructor called input() {len(got['prompts'])} times (prompts: "
         f"{got['prompts']}); it must ask for the side length with exactly ONE input()")
-    assert got["has_current_state"], "the game has no attribute current_state"
     # The constructor's job is a board of the size typed in, not only one question.
-    expect_moves(field(got, "moves", "a new side-2 game"), oracle.start(2), "a new side-2 game")
+    where = "a new side-2 game"
+    checks.expect_moves(checks.field(got, "moves", where), oracle.start(2), where)
 
 
 @pytest.mark.public
 def test_game_current_player(student):
-    expect_trace(student, 2, True, "A", ["player"])
-    expect_trace(student, 2, False, "A", ["player"])
+    checks.expect_trace(student, 2, True, "A", ["player"])
+    checks.expect_trace(student, 2, False, "A", ["player"])
 
 
 @pytest.mark.public
 def test_game_side_1_first_move_wins(student):
     for move in "ABC":
-        expect_trace(student, 1, True, move, RULE_FIELDS)
+        checks.expect_trace(student, 1, True, move, RULE_FIELDS)
 
 
 @pytest.mark.public
 def test_game_side_2_spec_game(student):
-    expect_trace(student, 2, True, "AGDEF", RULE_FIELDS)
+    checks.expect_trace(student, 2, True, "AGDEF", RULE_FIELDS)
 
 
-@pytest.mark.cases(generate.games, seed=148, count=8, sides=(2, 3, 4, 5), ids=side_id)
+@pytest.mark.cases(generate.games, seed=148, count=8, sides=(2, 3, 4, 5), ids=checks.side_id)
 def test_game_random_game(student, case):
-    expect_trace(student, case["side"], case["p1_starts"], case["moves"], RULE_FIELDS)
+    checks.expect_trace(student, case["side"], case["p1_starts"], case["moves"], RULE_FIELDS)
 
 
 def test_game_capture_needs_only_half(student):
     # p1 holds F and G: two of row F G H I, exactly half, and p2 none of it.
-    expect_marker(student, 3, True, "FAG", "h2",
-                  "a player holding at least half of a ley-line's cells captures it")
+    checks.expect_marker(student, 3, True, "FAG", "h2", AT_LEAST_HALF)
     # p1 holds A: one of the two cells of row A B.
-    expect_marker(student, 2, True, "A", "h0",
-                  "a player holding at least half of a ley-line's cells captures it")
+    checks.expect_marker(student, 2, True, "A", "h0", AT_LEAST_HALF)
 
 
 def test_game_captured_line_never_changes_hands(student):
     # p2 took G (half of row F G) first; p1's F later also holds half, but h2 stays p2's.
-    expect_marker(student, 2, True, "AGDEF", "h2",
-                  "a captured ley-line never changes hands")
+    checks.expect_marker(student, 2, True, "AGDEF", "h2", FOR_GOOD)
     # p2 took F and G (half of row F G H I); p1 then holds H and I, still p2's line.
-    expect_marker(student, 3, False, "FHGAJI", "h2",
-                  "a captured ley-line never changes hands")
+    checks.expect_marker(student, 3, False, "FHGAJI", "h2", FOR_GOOD)
 
 
 def test_game_no_moves_once_over(student):
-    expect_trace(student, 2, True, "AGDEF", ["moves"])
-    expect_trace(student, 1, False, "B", ["moves"])
+    checks.expect_trace(student, 2, True, "AGDEF", ["moves"])
+    checks.expect_trace(student, 1, False, "B", ["moves"])
 
 
 @pytest.mark.public
@@ -98,17 +85,13 @@ def test_game_make_move_returns_a_new_state(student):
     assert got["state_unchanged"], f"{where} changed the state it was called on"
     assert got["new_object"], f"{where} returned the same state object: return a NEW state"
     assert got["current_state_same_object"], f"{where} replaced the game's current_state"
-    expect_cells(got["board_after"], 2, "AG", f"the board {where}")
+    checks.expect_cells(got["board_after"], 2, "AG", f"the board {where}")
 
 
 @pytest.mark.public
 def test_game_make_move_takes_a_raw_string(student):
     got = student.call("make_move_effect", 2, True, [], "A")
-    expect_cells(got["board_after"], 2, "A", "the board make_move('A') returns on side 2")
-
-
-SUPPORT_POSITIONS = [{"side": 3, "p1_starts": False, "moves": "KACBFEGDI"},
-                     {"side": 2, "p1_starts": True, "moves": "AFD"}]
+    checks.expect_cells(got["board_after"], 2, "A", "the board make_move('A') returns on side 2")
 
 
 @pytest.mark.parametrize("key", ["mr", "mi"])
@@ -116,35 +99,34 @@ def test_game_supports_reference_minimax(make_worker, key):
     """The instructor's strategy.py over the student's workspace: the student's game (reached
     through playable_games['h'], with their helper modules) under the instructor's minimax."""
     worker = make_worker(student=["stonehenge.py"], reference=["strategy.py"])
-    for position in SUPPORT_POSITIONS + generate.search_positions(seed=8, count=2):
-        side, p1_starts, moves = position["side"], position["p1_starts"], list(position["moves"])
+    for position in [*generate.SPEC_POSITIONS, *generate.search_positions(seed=8, count=2)]:
+        side, p1_starts, moves = position["side"], position["p1_starts"], position["moves"]
         try:
             got = worker.call("strategy", key, side, p1_starts, moves, instructor=True)
         except StudentError as error:
             raise StudentError("the instructor's minimax, run on YOUR game at "
-                               f"{position_text(side, p1_starts, moves)}, failed: "
+                               f"{checks.position_text(side, p1_starts, moves)}, failed: "
                                f"{error.message}", details=error.details) from None
-        expect_best_move(got, position, "the instructor's minimax, run on YOUR game, went "
-                         "wrong: {} (check is_over, is_winner, get_possible_moves and "
-                         "make_move together)")
+        checks.expect_best_move(got, position, "the instructor's minimax, run on YOUR game, "
+                                "went wrong: {} (check is_over, is_winner, get_possible_moves "
+                                "and make_move together)")
 
 
 @pytest.mark.public
 def test_state_repr_depends_on_player(student):
-    first = student.call("trace", 2, True, [], ["repr"])[0]
-    second = student.call("trace", 2, False, [], ["repr"])[0]
-    assert field(first, "repr", "p1 first") != field(second, "repr", "p2 first"), (
+    p1_first, p2_first = (checks.repr_after(student, 2, first, "") for first in (True, False))
+    assert p1_first != p2_first, (
         "the empty side-2 boards with p1 and with p2 to move have the same repr; repr must "
         "tell whose turn it is")
 
 
 @pytest.mark.public
 def test_state_repr_same_position_same_text(student):
-    same = repr_after(student, 3, True, "FCE")
-    assert same == repr_after(student, 3, True, "ECF"), (
+    same = checks.repr_after(student, 3, True, "FCE")
+    assert same == checks.repr_after(student, 3, True, "ECF"), (
         "F C E and E C F reach the same side-3 position, but their reprs differ")
     # Equal reprs earn this share only where repr also tells positions apart.
-    assert same != repr_after(student, 3, True, "FCA"), (
+    assert same != checks.repr_after(student, 3, True, "FCA"), (
         "F C E and F C A give different boards but the same repr")
 
 
@@ -154,24 +136,24 @@ def transposed_pairs():
             + generate.transpositions(seed=4, count=2, side=4))
 
 
-@pytest.mark.cases(transposed_pairs, ids=side_id)
+@pytest.mark.cases(transposed_pairs, ids=checks.side_id)
 def test_state_repr_transpositions(student, case):
     args = case["side"], case["p1_starts"]
-    first = repr_after(student, *args, case["first"])
-    assert first == repr_after(student, *args, case["second"]), (
-        f"{position_text(*args, case['first'])} and the order {case['second']} reach "
+    first = checks.repr_after(student, *args, case["first"])
+    assert first == checks.repr_after(student, *args, case["second"]), (
+        f"{checks.position_text(*args, case['first'])} and the order {case['second']} reach "
         "the same position, but their reprs differ")
     earlier = case["first"][:-2]
-    assert first != repr_after(student, *args, earlier), (
-        f"{position_text(*args, case['first'])} and "
-        f"{position_text(*args, earlier)} are different positions (same player to "
+    assert first != checks.repr_after(student, *args, earlier), (
+        f"{checks.position_text(*args, case['first'])} and "
+        f"{checks.position_text(*args, earlier)} are different positions (same player to "
         "move), but their reprs are the same")
 
 
 @pytest.mark.public
 def test_state_repr_tells_boards_apart(student):
-    assert repr_after(student, 3, True, "FCE") != repr_after(student, 3, True, "FCA"), (
-        "F C E and F C A give different boards but the same repr")
+    fce, fca = (checks.repr_after(student, 3, True, moves) for moves in ("FCE", "FCA"))
+    assert fce != fca, "F C E and F C A give different boards but the same repr"
 
 
 @pytest.mark.public
@@ -180,9 +162,9 @@ def test_state_rough_outcome_spec_cases(student):
     any estimate is accepted elsewhere)."""
     for side, p1_starts, moves in [(2, True, "AGDEF"), (1, True, ""), (2, True, "AGD"),
                                    (3, True, ""), (1, False, "B")]:
-        expect_trace(student, side, p1_starts, moves, ["rough"])
+        checks.expect_trace(student, side, p1_starts, moves, ["rough"])
 
 
-@pytest.mark.cases(generate.games, seed=1480, count=6, sides=(2, 3, 4), ids=side_id)
+@pytest.mark.cases(generate.games, seed=1480, count=6, sides=(2, 3, 4), ids=checks.side_id)
 def test_state_rough_outcome_random_game(student, case):
-    expect_trace(student, case["side"], case["p1_starts"], case["moves"], ["rough"])
+    checks.expect_trace(student, case["side"], case["p1_starts"], case["moves"], ["rough"])

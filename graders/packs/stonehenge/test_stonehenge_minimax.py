@@ -13,23 +13,16 @@ from __future__ import annotations
 import pytest
 
 from graders.fixtures import generated
-from graders.packs.stonehenge import generate
-from graders.packs.stonehenge.checks import expect_best_move, side_id
-from graders.solver import SUBTRACT_SQUARE
+from graders.packs.stonehenge import checks, generate
 
-SPEC_POSITIONS = [
-    {"side": 3, "p1_starts": False, "moves": list("KACBFEGDI"), "from": "spec"},
-    {"side": 2, "p1_starts": True, "moves": list("AFD"), "from": "spec"},
-]
 PUBLIC_TOTALS = [4, 18]
 # 2 leaves exactly one legal move (subtract 1): a strategy must still return it.
 HIDDEN_TOTALS = [13, 14, 2]
-NAMES = {"mr": "recursive", "mi": "iterative"}
 
 
 def graded_positions():
     """The spec's two positions, then ten generated ones (sides cycle through 2 to 5)."""
-    return SPEC_POSITIONS + generate.search_positions(seed=2018, count=10)
+    return [*generate.SPEC_POSITIONS, *generate.search_positions(seed=2018, count=10)]
 
 
 # The position the state-kept and no-recursion tests play: the first drawn one.
@@ -42,15 +35,6 @@ def on_reference_game(make_worker, key):
     return make_worker(student=student, reference=["stonehenge.py"])
 
 
-def check_subtract_square(worker, key, totals, mixed=False):
-    moves = worker.call("subtract_square", key, totals, mixed=mixed)
-    for total, move in zip(totals, moves, strict=True):
-        best = SUBTRACT_SQUARE.best_moves(total)
-        assert move in [str(b) for b in best], (
-            f"subtract square from {total}: the {NAMES[key]} strategy chose {move}; an optimal "
-            f"move is one of {best}")
-
-
 def play(worker, key, at, **options):
     """The strategy's answer at position ``at`` of the instructor's game."""
     return worker.call("strategy", key, at["side"], at["p1_starts"], at["moves"], mixed=True,
@@ -59,39 +43,40 @@ def play(worker, key, at, **options):
 
 @pytest.mark.public
 def test_recursive_subtract_square(student):
-    check_subtract_square(student, "mr", PUBLIC_TOTALS)
+    checks.expect_subtract_square(student, "mr", PUBLIC_TOTALS)
 
 
 @pytest.mark.public
 def test_iterative_subtract_square(student):
-    check_subtract_square(student, "mi", PUBLIC_TOTALS)
+    checks.expect_subtract_square(student, "mi", PUBLIC_TOTALS)
 
 
 def test_recursive_subtract_square_more(make_worker):
-    check_subtract_square(on_reference_game(make_worker, "mr"), "mr", HIDDEN_TOTALS, True)
+    checks.expect_subtract_square(on_reference_game(make_worker, "mr"), "mr", HIDDEN_TOTALS, True)
 
 
 def test_iterative_subtract_square_more(make_worker):
-    check_subtract_square(on_reference_game(make_worker, "mi"), "mi", HIDDEN_TOTALS, True)
+    checks.expect_subtract_square(on_reference_game(make_worker, "mi"), "mi", HIDDEN_TOTALS, True)
 
 
-@pytest.mark.cases(graded_positions, ids=side_id)
+@pytest.mark.cases(graded_positions, ids=checks.side_id)
 def test_recursive_optimal_move(make_worker, case):
-    expect_best_move(play(on_reference_game(make_worker, "mr"), "mr", case), case)
+    checks.expect_best_move(play(on_reference_game(make_worker, "mr"), "mr", case), case)
 
 
-@pytest.mark.cases(graded_positions, ids=side_id)
+@pytest.mark.cases(graded_positions, ids=checks.side_id)
 def test_iterative_optimal_move(make_worker, case):
-    expect_best_move(play(on_reference_game(make_worker, "mi"), "mi", case), case)
+    checks.expect_best_move(play(on_reference_game(make_worker, "mi"), "mi", case), case)
 
 
 def check_state_kept(worker, key):
     at = generated(graded_positions)[KEPT]
     got = play(worker, key, at)
     assert got["state_kept"], (
-        f"the {NAMES[key]} strategy changed game.current_state; it must only look ahead")
+        f"the {checks.STRATEGIES[key]} strategy changed game.current_state; it must only look "
+        "ahead")
     # Leaving the state alone earns this share only where the strategy also did its job.
-    expect_best_move(got, at)
+    checks.expect_best_move(got, at)
 
 
 def test_recursive_keeps_the_current_state(make_worker):
@@ -117,4 +102,4 @@ def test_iterative_never_recurses(make_worker):
         f"while the iterative strategy ran, {recursive}() in its module was called "
         "while it was already running: that is recursion. Use a loop over an explicit stack")
     # No recursion earns this share only where the strategy also found the move.
-    expect_best_move(got, at)
+    checks.expect_best_move(got, at)

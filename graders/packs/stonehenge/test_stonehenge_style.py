@@ -14,10 +14,12 @@ small case; otherwise the test fails without kinds and the criterion is forfeite
 
 from __future__ import annotations
 
+import contextlib
+from functools import partial
+
 import pytest
 
-from graders.packs.stonehenge import oracle
-from graders.solver import SUBTRACT_SQUARE
+from graders.packs.stonehenge import checks, oracle
 from graders.style import assessed
 from graders.testing import expect_no_kinds
 
@@ -34,38 +36,32 @@ def style_runs(grading_state, pack, submission, run_tool, run_tool_over, memo, b
 
 
 @pytest.fixture
-def working_answers():
-    """What a working game and strategy answer, asked of the oracle before python_ta runs and
-    whatever the student's code does (the student kit records exactly these questions)."""
-    return (oracle.moves(oracle.start(1)),
-            [[str(best) for best in SUBTRACT_SQUARE.best_moves(total)] for total in PROBE_TOTALS])
+def side_1_moves():
+    """The moves of a new side-1 game, asked of the oracle before python_ta runs and whatever
+    the student's code does (the student kit records exactly this question)."""
+    return oracle.moves(oracle.start(1))
 
 
-def expect_working(student, working_answers):
+def expect_working(student, side_1_moves):
     """The game plays a side-1 game, or a minimax strategy picks the best subtract-square
     moves; else there is nothing of the student's whose style earns marks."""
-    first_moves, best_moves = working_answers
-    try:
+
+    def game_works():
         snaps = student.call("trace", 1, True, ["A"], ["moves", "over"])
-        if snaps[0].get("moves") == first_moves and snaps[-1].get("over"):
-            return
-    except AssertionError:
-        pass
-    for key in ("mr", "mi"):
-        try:
-            moves = student.call("subtract_square", key, PROBE_TOTALS)
-        except AssertionError:
-            continue
-        if all(move in best for best, move in zip(best_moves, moves, strict=True)):
-            return
+        assert snaps[0].get("moves") == side_1_moves and snaps[-1].get("over")
+
+    strategy_works = partial(checks.expect_subtract_square, student, totals=PROBE_TOTALS)
+    for works in (game_works, partial(strategy_works, "mr"), partial(strategy_works, "mi")):
+        with contextlib.suppress(AssertionError):
+            return works()
     raise AssertionError("neither your game (a side-1 game: moves A, B, C, and over after A) "
                          "nor your minimax strategies (subtract square from 4 and 13) work, so "
                          "there is no working code of yours whose style earns marks")
 
 
 @pytest.mark.public
-def test_style_python_ta(submission, pack, student, working_answers, style_runs):
+def test_style_python_ta(submission, pack, student, side_1_moves, style_runs):
     assessed.expect_handed_in(submission, pack)
-    expect_working(student, working_answers)
+    expect_working(student, side_1_moves)
     kinds = assessed.kinds_found(submission, pack, *style_runs)
     expect_no_kinds(kinds, what=assessed.described(style_runs[0]))

@@ -30,7 +30,7 @@ def test_interface(driver):
 
 def test_new_game_counts_input_calls(driver):
     result = plain(driver.new_game(2, False))
-    assert result["input_calls"] == 1 and result["has_current_state"]
+    assert len(result["prompts"]) == 1
     assert result["board"] == SIDE_2 and result["player"] == "p2"
 
 
@@ -55,7 +55,7 @@ def test_trace_fields_and_illegal_move(driver):
 def test_make_move_effect(driver):
     result = plain(driver.make_move_effect(2, True, ["A"], "G"))
     assert result["state_unchanged"] and result["current_state_same_object"]
-    assert result["new_object"] and result["player_after"] == "p1"
+    assert result["new_object"]
     assert result["board_after"] == oracle.render(oracle.replay(2, True, "AG"))
 
 
@@ -159,10 +159,10 @@ def test_the_students_strategy_plays_the_instructors_game_whatever_it_imports(st
     assert game.StoneHengeState is game.StonehengeState
 
 
-def test_a_game_plays_to_its_end_through_the_starters_loop(driver):
+def test_a_game_plays_to_its_end_through_the_starters_loop(driver, capsys):
     got = plain(driver.play_interface(2, True, list("AGDEF")))
-    assert got == {"played": list("AGDEF"), "left": [], "over": True,
-                   "last_line": "Player 1 is the winner!"}
+    assert got == {"played": list("AGDEF"), "left": [], "over": True}
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "Player 1 is the winner!"
 
 
 def test_a_game_that_does_not_end_is_caught_in_the_loop(stonehenge):

@@ -17,13 +17,17 @@ PACK = get_pack("stonehenge")
 TEMPLATES = PACK.templates_dir
 
 
-def test_marker_place_matches_the_renderer():
+def test_marker_places_follow_the_spec():
+    """Side 2 read off the handout's board (SIDE_2); every line of every side has a place of
+    its own, and it holds a marker on the empty board."""
+    assert {name: checks.marker_place(2, name) for name, _ in oracle.geometry(2).lines} == {
+        "h0": (1, 0), "h1": (2, 0), "h2": (3, 0), "dl0": (0, 0), "dl1": (0, 1), "dl2": (1, 3),
+        "dr0": (3, 3), "dr1": (4, 1), "dr2": (4, 0)}
     for side in oracle.SIDES:
-        for k, (name, _) in enumerate(oracle.geometry(side).lines):
-            board = oracle.tokens(oracle.render(oracle.Position(side, True, p1_lines=1 << k)))
-            row, column = checks.marker_place(side, name)
-            assert board[row][column] == "1"
-            assert sum(token == "1" for line in board for token in line) == 1
+        empty = oracle.tokens(oracle.render(oracle.start(side)))
+        places = {checks.marker_place(side, name) for name, _ in oracle.geometry(side).lines}
+        assert len(places) == 3 * (side + 1)
+        assert all(empty[row][column] == "@" for row, column in places)
 
 
 def test_cells_leave_out_every_marker():

@@ -59,7 +59,7 @@ def expect_steps(got: dict[str, Any], want: list[dict[str, Any]], n: int, cells,
     assert got["stopped"] is None, f"could not play {game_text(cells)}: {got['stopped']}"
     steps = [*got["steps"], got["final"]]
     for i, expected in enumerate(want):
-        keys = COMPARED[:-1] if expected["over"] else COMPARED
+        keys = RESULT_KEYS if expected["over"] else COMPARED
         equal(pick(steps[i] if i < len(steps) else {}, keys), pick(expected, keys),
               what=f"{n} x {n} after {game_text(cells[:i])}{what}")
 

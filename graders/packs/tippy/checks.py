@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
+from graders.kept import made_once
 from graders.packs.tippy import oracle
 from graders.testing import Mismatch, expect_equal
 
@@ -18,10 +17,10 @@ ENDINGS = ("Beat ya!", "Congrats -- you won!!", "We tied...")
 
 def summary(n: int, cells: Sequence[Sequence[int]]) -> dict[str, Any]:
     """The driver summary a correct game gives after ``cells`` (a fresh copy each call)."""
-    return copy.deepcopy(_summary(n, tuple((r, c) for r, c in cells)))
+    return _summary(n, tuple((r, c) for r, c in cells))
 
 
-@cache
+@made_once
 def _summary(n: int, cells: tuple[tuple[int, int], ...]) -> dict[str, Any]:
     board = oracle.replay(n, cells)
     status = oracle.status(board)
@@ -60,7 +59,7 @@ def expect_steps(got: dict[str, Any], want: list[dict[str, Any]], n: int, cells,
     assert got["stopped"] is None, f"could not play {game_text(cells)}: {got['stopped']}"
     steps = [*got["steps"], got["final"]]
     for i, expected in enumerate(want):
-        keys = COMPARED[:-1] if expected["over"] else COMPARED
+        keys = RESULT_KEYS if expected["over"] else COMPARED
         equal(pick(steps[i] if i < len(steps) else {}, keys), pick(expected, keys),
               what=f"{n} x {n} after {game_text(cells[:i])}{what}")
 

@@ -33,14 +33,23 @@ def _board(n, cells):
 
 
 class _Game:
-    """A student's game after some squares, and the moves used to get there."""
+    """A student's game after some squares, the moves used to get there, and why it stopped
+    early (None, or {"at": index, "cell": [r, c], "why": text}); ``steps``, when a list,
+    receives the summary before each move."""
 
-    def __init__(self, n):
+    def __init__(self, n, cells=(), steps=None):
         self.n = n
         self.reader = _moves.reader_for(n, _entry("state"))
         self.state = _moves.new_game(n, _entry("state"))
         self.found, self.odd = _moves.moves_of(self.state, self.reader)
-        self.cells, self.used = [], []
+        self.cells, self.used, self.stopped = [], [], None
+        for i, cell in enumerate(cells):
+            if steps is not None:
+                steps.append(self.summary())
+            why = self.play(cell)
+            if why is not None:
+                self.stopped = {"at": i, "cell": list(cell), "why": why}
+                break
 
     def play(self, cell):
         """Mark cell; return None, or why it could not be marked."""
@@ -68,31 +77,31 @@ class _Game:
             facts.update(moves=sorted([r, c] for r, c in self.found), odd_moves=self.odd)
         return facts
 
+    def squares(self, state):
+        """The squares state's legal moves stand for (None for no state)."""
+        return None if state is None else set(_moves.moves_of(state, self.reader)[0])
+
+    def right_child(self, result, cell):
+        """Whether result is a new state where cell is taken and the other player moves."""
+        if result is None or result is self.state:
+            return False
+        return cell not in self.squares(result) and \
+            _safe(lambda: result.next_player) == _safe(self.state.opponent)
+
     def fingerprint(self):
         """What applying a move must not change in this state: moves, turn, end, text."""
         state = self.state
-        return (sorted(_moves.moves_of(state, self.reader)[0]), _safe(lambda: state.next_player),
+        return (sorted(self.squares(state)), _safe(lambda: state.next_player),
                 _safe(lambda: state.over), _text(state, str))
-
-
-def _replay(n, cells, every_step=False):
-    """Return (game, summaries before each move if every_step, problem or None)."""
-    game, steps = _Game(n), []
-    for i, cell in enumerate(cells):
-        if every_step:
-            steps.append(game.summary())
-        why = game.play(cell)
-        if why is not None:
-            return game, steps, {"at": i, "cell": list(cell), "why": why}
-    return game, steps, None
 
 
 def play(n, cells, every_step=False):
     """{"final": summary after cells, "steps": [summary before each move] if every_step,
     "stopped": None or {"at": index, "cell": [r, c], "why": text}}."""
-    game, steps, problem = _replay(n, cells, every_step)
+    steps = []
+    game = _Game(n, cells, steps if every_step else None)
     return {"final": dict(game.summary(), own_instructions=_own_instructions(game.state)),
-            "steps": steps, "stopped": problem}
+            "steps": steps, "stopped": game.stopped}
 
 
 def _own_instructions(state):
@@ -105,52 +114,42 @@ def _own_instructions(state):
 
 def play_many(n, games):
     """The final summary (without moves) and "stopped" for each cell list in games."""
-    return [dict(game.summary(with_moves=False), stopped=problem)
-            for game, _, problem in (_replay(n, cells) for cells in games)]
+    return [dict(game.summary(with_moves=False), stopped=game.stopped)
+            for game in (_Game(n, cells) for cells in games)]
 
 
 def rough_outcomes(n, games):
     """rough_outcome() after each cell list in games (None if unreached)."""
-    return [None if problem else _safe(game.state.rough_outcome)
-            for game, _, problem in (_replay(n, cells) for cells in games)]
+    return [None if game.stopped else _safe(game.state.rough_outcome)
+            for game in (_Game(n, cells) for cells in games)]
 
 
 def apply_effects(n, cells):
     """Apply each legal move once, directly on the state after cells: per move, whether the
     state stayed as it was and the result is right (square taken, other player to move).
     Stops at the first move that changes the state (spoilt after it)."""
-    game, _, problem = _replay(n, cells)
-    if problem:
-        return {"stopped": problem, "checks": []}
-    checks, state = [], game.state
-    for cell, move in sorted(game.found.items()):
-        before = game.fingerprint()
-        result = state.apply_move(move)
+    game, checks = _Game(n, cells), []
+    for cell, move in [] if game.stopped else sorted(game.found.items()):
+        before, result = game.fingerprint(), game.state.apply_move(move)
         after = game.fingerprint()
         checks.append({"move": _text(move)[:100], "cell": list(cell),
-                       "returned_self": result is state, "state_unchanged": before == after,
-                       "result_right": _right_child(game, state, result, cell),
+                       "returned_self": result is game.state, "state_unchanged": before == after,
+                       "result_right": game.right_child(result, cell),
                        "moves_before": len(before[0]), "moves_after": len(after[0])})
         if before != after:
             break
-    return {"stopped": None, "checks": checks}
-
-
-def _right_child(game, state, result, cell):
-    if result is None or result is state:
-        return False
-    found, _ = _moves.moves_of(result, game.reader)
-    turn = _safe(lambda: result.next_player)
-    return cell not in found and turn == _safe(state.opponent)
+    return {"stopped": game.stopped, "checks": checks}
 
 
 def replay_taken(n, cells, after_end=False):
     """Re-apply every move already played (a taken square: apply_move must return None) to the
     state after cells, then, if after_end (the game is over), an opening move per empty square:
-    [{"cell": [r, c], "returned_none": bool, "result": text or None}]."""
-    game, _, problem = _replay(n, cells)
-    if problem:
-        return {"stopped": problem, "results": []}
+    {"final": summary after cells if after_end, "stopped": as play's, "results": [{"cell":
+    [r, c], "returned_none": bool, "result": text or None}]}."""
+    game = _Game(n, cells)
+    final = game.summary() if after_end else None
+    if game.stopped:
+        return {"final": final, "stopped": game.stopped, "results": []}
     tries = list(zip(game.cells, game.used, strict=True))
     if after_end:
         opening = _Game(n).found
@@ -161,7 +160,7 @@ def replay_taken(n, cells, after_end=False):
         result = _child(game.state, move)
         results.append({"cell": cell, "returned_none": result is None,
                         "result": None if result is None else _text(result, str)[:300]})
-    return {"stopped": None, "results": results}
+    return {"final": final, "stopped": None, "results": results}
 
 
 def _suggest(game):
@@ -181,9 +180,9 @@ def _suggest(game):
 
 def minimax_move(n, cells):
     """The square StrategyMinimax(interactive=False) suggests after cells."""
-    game, _, problem = _replay(n, cells)
-    if problem:
-        return {"cell": None, "why": "could not set up the position: " + problem["why"]}
+    game = _Game(n, cells)
+    if game.stopped:
+        return {"cell": None, "why": "could not set up the position: " + game.stopped["why"]}
     return _suggest(game)
 
 
@@ -193,9 +192,9 @@ def minimax_vs_random(n, cells, seeds):
     "why": None or why the game stopped early}."""
     games = []
     for seed in seeds:
-        game, _, problem = _replay(n, cells)
-        if problem:
-            return [{"cells": [], "why": "could not set up the position: " + problem["why"]}]
+        game = _Game(n, cells)
+        if game.stopped:
+            return [{"cells": [], "why": "could not set up the position: " + game.stopped["why"]}]
         side, rng, start, why = game.state.next_player, random.Random(seed), len(game.cells), None
         while not game.state.over and why is None:
             if game.state.next_player == side:
@@ -218,17 +217,13 @@ def move_facts(n):
     cells = sorted(game.found)
     texts = [[_safe(lambda m=game.found[c]: repr(m)), _safe(lambda m=game.found[c]: str(m))]
              for c in cells]
-    broken = []
-    if cells:
-        first = cells[0]
-        later = _child(game.state, game.found[first])
-        free = set(_moves.moves_of(later, game.reader)[0]) if later is not None else set()
-        for cell in cells[1:]:
-            child = _child(later, game.found[cell]) if later is not None else None
-            left = set(_moves.moves_of(child, game.reader)[0]) if child is not None else None
-            if left != free - {cell}:
-                taken = None if left is None else sorted(list(c) for c in free - left)
-                broken.append({"cell": list(cell), "took": taken})
+    later = _child(game.state, game.found[cells[0]]) if cells else None
+    free, broken = game.squares(later) or set(), []
+    for cell in cells[1:]:
+        left = game.squares(_child(later, game.found[cell]) if later is not None else None)
+        if left != free - {cell}:
+            broken.append({"cell": list(cell),
+                           "took": None if left is None else sorted(list(c) for c in free - left)})
     return {"cells": [list(c) for c in cells], "odd_moves": game.odd, "texts": texts,
             "not_reusable": broken, "how": game.reader.where, "typed": _typed_squares(game)}
 

@@ -51,14 +51,17 @@ def _ints(value):
     return None
 
 
-def _features(move):
-    """{source: [ints]} for a move: each attribute, then its repr, then its str."""
+def _features(move, sources=None):
+    """{source: [ints]} for a move: each attribute, then its repr, then its str (only those of
+    ``sources`` when given: a reader calls no more of the student's code than it reads)."""
     try:
         fields = dict(vars(move))
     except TypeError:
         fields = {name: getattr(move, name, None) for name in getattr(move, "__slots__", ())}
-    found = {"attribute " + name: _ints(fields[name]) for name in sorted(fields)}
-    found.update(repr=_ints(text_of(move, repr)), str=_ints(text_of(move, str)))
+    reads = {"attribute " + name: (lambda name=name: fields[name]) for name in sorted(fields)}
+    reads.update(repr=lambda: text_of(move, repr), str=lambda: text_of(move, str))
+    found = {source: _ints(read()) for source, read in reads.items()
+             if sources is None or source in sources}
     return {source: numbers for source, numbers in found.items() if numbers}
 
 
@@ -80,10 +83,11 @@ class CoordinateReader:
 
     def __init__(self, n, columns, lows, where):
         self.n, self.columns, self.lows, self.where = n, columns, lows, where
+        self.sources = {source for source, _ in columns}
 
     def cell(self, move):
         """Return (row, column) for move, or None."""
-        found = _features(move)
+        found = _features(move, self.sources)
         try:
             values = [found[source][i] - low
                       for (source, i), low in zip(self.columns, self.lows, strict=True)]

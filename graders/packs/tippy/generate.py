@@ -139,7 +139,7 @@ def minimax_positions(n: int, empty: int, count: int, seed: int = 0, value: int 
     def draw(rng: random.Random, _: int) -> dict | None:
         cells = _random_line(rng, n, empty)
         board = oracle.replay(n, cells)
-        if oracle.status(board) is not None or len(oracle.empty_cells(board)) != empty:
+        if oracle.status(board) is not None or "".join(board).count(oracle.EMPTY) != empty:
             return None
         player = "p1" if len(cells) % 2 == 0 else "p2"
         scores = oracle.move_values(board, player)

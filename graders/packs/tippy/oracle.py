@@ -89,16 +89,6 @@ def status(board: Sequence[str]) -> str | None:
     return _status(_flat(board), len(board))
 
 
-def empty_cells(board: Sequence[str]) -> list[Cell]:
-    """The empty cells in row-major order."""
-    return [(r, c) for r, row in enumerate(board) for c, mark in enumerate(row) if mark == EMPTY]
-
-
-def legal_moves(board: Sequence[str]) -> list[Cell]:
-    """Every empty cell; none once the game is over."""
-    return [] if status(board) is not None else empty_cells(board)
-
-
 def _outcome(state: State) -> int | None:
     flat, n, mover = state
     done = _status(flat, n)
@@ -122,6 +112,11 @@ def _play(state: State, cell: Cell) -> State:
 
 # The engine's negamax over tippy: a state is (the board's marks row by row, n, mover's mark).
 SOLVER: Negamax[State, Cell] = Negamax(_moves, _play, _outcome)
+
+
+def legal_moves(board: Sequence[str]) -> list[Cell]:
+    """Every empty cell in row-major order; none once the game is over."""
+    return _moves(solver_state(board, "p1"))
 
 
 def solver_state(board: Sequence[str], player: str) -> State:

@@ -12,7 +12,7 @@ def brute_value(board: list[str], mark: str) -> int:
     other = "O" if mark == "X" else "X"
     if oracle.find_tippy(board, other):
         return -1
-    empties = oracle.empty_cells(board)
+    empties = [(r, c) for r, row in enumerate(board) for c, m in enumerate(row) if m == "."]
     if not empties:
         return 0
     return max(-brute_value(oracle.play(board, cell, mark), other) for cell in empties)

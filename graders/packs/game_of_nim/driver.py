@@ -73,13 +73,14 @@ FIELDS = {
     "moves": lambda game, state: plain(list(game.actions(state))),
     "tuple_moves": lambda game, state: all(type(m) is tuple for m in game.actions(state)),
 }
-INPUT = ("board", "moves")  # what result() must leave alone in the state it is given
+# What result() must leave alone in the state it is given.
+INPUT = {name: FIELDS[name] for name in ("board", "moves")}
 
 
-def summary(game, state, fields=tuple(FIELDS)) -> dict:
-    """``fields`` of ``state`` as plain data (``harness_kit.snapshot``): turn, board, legal
-    moves and whether they are tuples; a field whose method raises is ``{"error": text}``."""
-    return harness_kit.snapshot({name: FIELDS[name] for name in fields}, game, state)
+def summary(game, state) -> dict:
+    """Turn, board and legal moves of ``state`` as plain data, and whether moves are tuples
+    (``harness_kit.snapshot``: a field whose method raises is ``{"error": text}``)."""
+    return harness_kit.snapshot(FIELDS, game, state)
 
 
 def play(board: list, path: list, rule: str = "misere") -> dict:
@@ -89,9 +90,9 @@ def play(board: list, path: list, rule: str = "misere") -> dict:
     state = game.initial
     out: dict = {"initial": summary(game, state), "steps": []}
     for move in path:
-        before = summary(game, state, INPUT)  # plain data: a copy
+        before = harness_kit.snapshot(INPUT, game, state)  # plain data: a copy
         new = game.result(state, tuple(move))
-        after = summary(game, state, INPUT)
+        after = harness_kit.snapshot(INPUT, game, state)
         step = summary(game, new)
         step["input_mutated"] = after != before
         step["input_before"], step["input_after"] = before["board"], after["board"]

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from graders.errors import StudentFault
 from graders.packs.game_of_nim import checks
 from graders.packs.game_of_nim.checks import TRANSCRIPT, call, case_id, game_text, play_view
-from graders.packs.game_of_nim.generate import path_from_choices
-from graders.packs.game_of_nim.oracle import board_after, legal_moves
+from graders.packs.game_of_nim.oracle import board_after, legal_moves, path_from_choices
 from graders.testing import expect_equal, expect_text, grading_settings
 
 INITIAL_BOARDS = [[0, 5, 3, 1], [7, 5, 3, 1], [0, 2, 3, 1], [3, 0, 2], [0, 0, 4], [1, 2], [0, 0]]

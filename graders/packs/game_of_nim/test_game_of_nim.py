@@ -51,7 +51,8 @@ def test_initial_state(student, pack, board):
 @pytest.mark.public
 @pytest.mark.parametrize("board", ORDER_BOARDS, ids=case_id)
 def test_move_order(student, pack, board):
-    got = call(student, pack, "play", board, [])["initial"]["moves"]
+    initial = call(student, pack, "play", board, [])["initial"]
+    got = checks.field(initial, "moves", f"the initial state of {game_text(board, [])}")
     expect_equal(got, legal_moves(board), what=f"order of the moves of {game_text(board, [])}")
 
 

@@ -66,7 +66,7 @@ def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
             records += [_record(v, 0.0) for v in _checked(get_rule("syntax-error")(), context)]
     locked = {name: pack.template_text(name) for name in pack.declaration.locked.files}
     for spec in pack.declaration.rules:
-        rule = get_rule(spec.name)(spec.options)
+        rule = get_rule(spec.name)(pack.declaration.rule_options(spec))
         for name in _files_for(spec, rule, submission):
             tree = trees.get(name)
             if rule.needs_tree and tree is None:

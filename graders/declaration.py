@@ -28,6 +28,7 @@ from graders.pack_specs import (
     SettingSpec,
     ToolSpec,
 )
+from graders.rules import get_rule
 from graders.specs import (
     CourseSpec,
     CriterionSpec,
@@ -36,6 +37,7 @@ from graders.specs import (
     LimitsSpec,
     LockedSpec,
     PenaltiesSpec,
+    PinnedClass,
     RuleSpec,
     Strict,
     SubmissionSpec,
@@ -107,12 +109,30 @@ class Declaration(Strict):
             if entry.files() - known:
                 raise ValueError(f"entries.{name} names files the submission neither hands in "
                                  f"nor locks: {sorted(entry.files() - known)}")
+        for rule in self.rules:
+            self.rule_options(rule)  # an `[entries]` table a rule reads exists and fits it
         declared = {rule.name for rule in self.rules}
         for criterion in self.criteria:
             missing = set(criterion.rules) - declared
             if missing:
                 raise ValueError(f"criterion {criterion.id!r} names undeclared rules {missing}")
         return self
+
+    def rule_options(self, rule: RuleSpec) -> dict[str, Any]:
+        """``rule``'s options, with what they read from the ``[entries]`` table filled in
+        (``entry-name``'s ``entry = "NAME"``: the menu and names the entry declares)."""
+        return get_rule(rule.name).with_entries(rule.options, self.entries)
+
+    @property
+    def pinned_classes(self) -> dict[str, PinnedClass]:
+        """Submitted file -> the class the handout pins in it: ``[submission] pinned_classes``
+        and each entry with a pinned way and a home way (its module's file, the home's class
+        and base), so the class is declared once for the driver and the intake alike."""
+        found = {}
+        for entry in self.entries.values():
+            if (home := entry.home_of()) is not None:
+                found[home[0]] = PinnedClass(name=home[1].home, base=home[1].base)
+        return {**found, **self.submission.pinned_classes}
 
     @property
     def setting_values(self) -> dict[str, Any]:

@@ -205,6 +205,25 @@ class EntrySpec(Strict):
     handout: str = Field("", description="The handout sentence that names it, quoted in the "
                          "not-found message.")
 
+    def menu(self) -> MenuWay | None:
+        """Its first menu way (what the course's tests index), if any."""
+        return next((way for way in self.ways if isinstance(way, MenuWay)), None)
+
+    def names(self) -> list[str]:
+        """The names the handout pins for it: each pinned attribute's and home class's."""
+        names = [way.pinned.rsplit(".", 1)[1] if isinstance(way, PinnedWay) else way.home
+                 for way in self.ways if isinstance(way, PinnedWay | HomeWay)]
+        return list(dict.fromkeys(names))
+
+    def home_of(self) -> tuple[str, HomeWay] | None:
+        """(its pinned module's file, its home way) when it has both: the file that must hold
+        the class, and how to find the class elsewhere (`[submission] pinned_classes`)."""
+        pinned = next((way for way in self.ways if isinstance(way, PinnedWay)), None)
+        home = next((way for way in self.ways if isinstance(way, HomeWay)), None)
+        if pinned is None or home is None:
+            return None
+        return f"{pinned.pinned.rsplit('.', 1)[0]}.py", home
+
     def files(self) -> set[str]:
         """The workspace files its ways name (a pinned module, a menu, a base's module)."""
         named = set()

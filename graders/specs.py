@@ -90,7 +90,9 @@ class SubmissionSpec(Strict):
         "`{ name = \"BoardState\", base = \"GameState\" }`. When the file is missing, or "
         "does not define it, and exactly one other handed-in module does (or defines the one "
         "subclass of `base`), that module is graded in its place, with "
-        "`penalties.wrong_file_name`.",
+        "`penalties.wrong_file_name`. An `[entries]` table with a pinned way and a home way "
+        "already declares its class so (the pinned module's file, the home's name and base): "
+        "list here only the classes no entry declares.",
     )
 
     @field_validator("starter_versions")

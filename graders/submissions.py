@@ -252,8 +252,8 @@ def _pick(
 
 def _class_home(name: str, raw: dict[str, bytes], pack: Pack) -> tuple[str, str] | None:
     """(path, class) of the one other module handed in that holds the class the pack pins in
-    the missing file ``name`` (``[submission] pinned_classes``), read with ``ast``."""
-    pinned = pack.declaration.submission.pinned_classes.get(name)
+    the missing file ``name`` (``Declaration.pinned_classes``), read with ``ast``."""
+    pinned = pack.declaration.pinned_classes.get(name)
     if pinned is None:
         return None
     reserved = {*pack.submitted_files, *pack.declaration.locked.files, *_kit_files(pack)}

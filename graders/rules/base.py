@@ -88,6 +88,12 @@ class Rule(ABC):
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.options = self.Options.model_validate(dict(options or {}))
 
+    @classmethod
+    def with_entries(cls, options: Mapping[str, Any], entries: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` with what they read from the pack's ``[entries]`` tables filled in
+        (ValueError when they name one that cannot serve); most rules read none."""
+        return dict(options)
+
     @abstractmethod
     def check(self, ctx: RuleContext) -> Iterable[Violation]:
         """Yield the violations found in ``ctx``."""

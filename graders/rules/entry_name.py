@@ -7,15 +7,18 @@ name, a different one is reported (with the pack's declared deduction, 0 by defa
 mapping entry that is missing is reported as such. The menu is read as the drivers read it
 (``harness_kit.menu_entry``): the last binding of ``mapping[key]`` anywhere in the module.
 ``from m import Real as Alias`` is seen through: the name that counts is the one the class or
-function was defined with.
+function was defined with. The menu and the pinned names are the driver's own: options
+``{ entry = "NAME" }`` read them from the pack's ``[entries.NAME]`` when the declaration loads
+(:meth:`EntryName.with_entries`), so they are declared once.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from graders.rules import register
 from graders.rules._source import require_tree
@@ -24,15 +27,27 @@ from graders.sandbox.harness_kit import menu_entry
 
 
 class EntryNameOptions(BaseModel):
-    """Options of ``entry-name``."""
+    """Options of ``entry-name``: an ``entry`` of the pack's ``[entries]``, or the menu itself."""
 
     model_config = ConfigDict(extra="forbid")
 
-    mapping: str = Field(description="The module-level dict, e.g. 'playable_games'.")
-    key: str = Field(description="Its key for the entry, e.g. 'h'.")
-    expected: list[str] = Field(
-        min_length=1, description="The name(s) the handout gives, e.g. ['BoardGame']."
+    entry: str | None = Field(
+        None, description="The pack's `[entries.NAME]` that says it: its first menu way gives "
+        "`mapping` and `key`, its pinned and home names `expected` (unless given here)."
     )
+    mapping: str | None = Field(None, description="The module-level dict, e.g. 'playable_games'.")
+    key: str | None = Field(None, description="Its key for the entry, e.g. 'h'.")
+    expected: list[str] = Field(
+        default_factory=list, description="The name(s) the handout gives, e.g. ['BoardGame']."
+    )
+
+    @model_validator(mode="after")
+    def _says_which_menu(self) -> EntryNameOptions:
+        if self.entry is not None and (self.mapping or self.key):
+            raise ValueError("`entry` gives the mapping and key: leave them out")
+        if self.entry is None and not (self.mapping and self.key and self.expected):
+            raise ValueError("name an `entry`, or give `mapping`, `key` and `expected`")
+        return self
 
 
 @register
@@ -44,9 +59,25 @@ class EntryName(Rule):
     Options = EntryNameOptions
     options: EntryNameOptions
 
+    @classmethod
+    def with_entries(cls, options: Mapping[str, Any], entries: Mapping[str, Any]) -> dict[str, Any]:
+        """The menu and names of ``options["entry"]``, read from its ``[entries]`` table."""
+        name = options.get("entry")
+        if name is None:
+            return dict(options)
+        if name not in entries:
+            raise ValueError(f"rule entry-name reads entries.{name}, which is not declared")
+        menu, expected = entries[name].menu(), options.get("expected") or entries[name].names()
+        if menu is None or not expected:
+            raise ValueError(f"rule entry-name reads entries.{name}, which declares no "
+                             f"{'menu way' if menu is None else 'pinned or home name'}")
+        return {"mapping": menu.mapping, "key": menu.key, "expected": expected}
+
     def check(self, ctx: RuleContext) -> Iterator[Violation]:
         tree = require_tree(ctx)
         opts = self.options
+        if opts.mapping is None or opts.key is None:
+            raise ValueError("entry-name's `entry` is read from the declaration's [entries]")
         entry = f"{opts.mapping}[{opts.key!r}]"
         value = menu_entry(tree, opts.mapping, opts.key)
         if value is None:

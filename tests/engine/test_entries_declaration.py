@@ -95,3 +95,58 @@ def test_explain_lists_a_packs_entries_and_their_ways():
         "      pinned: game_of_nim.GameOfNim (base games.Game)",
         "      handout: The name of the class should be `GameOfNim`.",
     ]
+
+
+RULE = """
+[[rules]]
+name = "entry-name"
+files = ["menu.py"]
+options = { entry = "shape" }
+"""
+
+
+def test_the_entry_name_rule_reads_its_menu_and_names_from_an_entry(tmp_path: Path):
+    declaration = load_declaration(write(tmp_path, GOOD + ENTRIES + RULE))
+    assert declaration.rule_options(declaration.rules[0]) == {
+        "mapping": "shapes", "key": "s", "expected": ["Square"]}
+    given = load_declaration(write(tmp_path, GOOD + ENTRIES + RULE.replace(
+        '"shape" }', '"shape", expected = ["Square", "Box"] }')))
+    assert given.rule_options(given.rules[0])["expected"] == ["Square", "Box"]
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    (('"shape" }', '"circle" }'), "reads entries.circle, which is not declared"),
+    (('"shape" }', '"shape", key = "s" }'), "`entry` gives the mapping and key"),
+])
+def test_an_entry_name_rule_reading_an_unusable_entry_fails_to_load(tmp_path, change, said):
+    with pytest.raises(DeclarationError, match=said):
+        load_declaration(write(tmp_path, GOOD + ENTRIES + RULE.replace(*change)))
+    no_menu = ENTRIES.replace('        { menu = "menu.py", mapping = "shapes", key = "s", '
+                              'passed_to = "View", position = 0 },\n', "")
+    with pytest.raises(DeclarationError, match="entries.shape, which declares no menu way"):
+        load_declaration(write(tmp_path, GOOD + no_menu + RULE))
+
+
+def test_an_entry_with_a_pinned_and_a_home_way_pins_its_class_for_the_intake(tmp_path: Path):
+    declared = GOOD.replace('files = ["shapes.py", "menu.py"]', 'files = ["shapes.py", '
+                            '"menu.py"]\npinned_classes = { "menu.py" = { name = "Menu" } }')
+    pinned = load_declaration(write(tmp_path, declared + ENTRIES)).pinned_classes
+    assert {file: (c.name, c.base) for file, c in pinned.items()} == {
+        "shapes.py": ("Square", "Shape"), "menu.py": ("Menu", "")}
+
+
+def test_the_bundled_packs_read_from_their_entries_what_they_declared_twice():
+    # What tippy and stonehenge declared in their rules and pinned_classes before those read
+    # the [entries] tables: the same, so no sample's marks can move.
+    tippy, stonehenge = get_pack("tippy").declaration, get_pack("stonehenge").declaration
+    assert [tippy.rule_options(r) for r in tippy.rules if r.name == "entry-name"] == [
+        {"mapping": "game_state", "key": "t", "expected": ["TippyGameState"]},
+        {"mapping": "strategy", "key": "m", "expected": ["StrategyMinimax"]}]
+    assert [stonehenge.rule_options(r) for r in stonehenge.rules if r.name == "entry-name"] == [
+        {"mapping": "playable_games", "key": "h", "expected": ["StonehengeGame"]},
+        {"mapping": "usable_strategies", "key": "mr", "expected": ["recursive_minimax_strategy"]},
+        {"mapping": "usable_strategies", "key": "mi", "expected": ["iterative_minimax_strategy"]}]
+    assert {file: (c.name, c.base) for file, c in tippy.pinned_classes.items()} == {
+        "tippy_game_state.py": ("TippyGameState", "GameState"),
+        "strategy_minimax.py": ("StrategyMinimax", "Strategy"),
+        "tippy_move.py": ("TippyMove", "Move")}

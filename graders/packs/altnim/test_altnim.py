@@ -24,6 +24,13 @@ def show(num: int, odd: bool, state: int) -> str:
     return f"State({num}, startOdd={odd}, actionState={state})"
 
 
+def expect_agrees(student, reference, op: str, *args, what: str, loosely: bool = False) -> None:
+    """The student's answer to driver operation ``op`` is the reference's (``loosely``: 5 and
+    5.0 are equal)."""
+    expect_equal(student.call(op, *args), reference.call(op, *args), what=what,
+                 numbers_loosely=loosely)
+
+
 @pytest.mark.public
 def test_out_script(expect_golden):
     expect_golden("out.script", what="output of testAltNim.py vs out.script")
@@ -40,11 +47,8 @@ def test_game_transcript(expect_golden):
 
 def test_removals_match_reference(student, reference):
     for odd, state in FLAGS:
-        expect_equal(
-            student.call("removals", 10, odd, state),
-            reference.call("removals", 10, odd, state),
-            what=f"getRemovals({show(10, odd, state)})",
-        )
+        expect_agrees(student, reference, "removals", 10, odd, state,
+                      what=f"getRemovals({show(10, odd, state)})")
 
 
 @grading_settings(max_examples=25)
@@ -54,12 +58,8 @@ def test_apply_matches_reference(student, reference, num, odd, state, pick):
     what = f"applyRemoval({show(num, odd, state)}, {removal})"
     got = expect_keys(student.call("apply", num, odd, state, removal), APPLIED, what=what)
     want = reference.call("apply", num, odd, state, removal)
-    expect_equal(
-        got["state"],
-        want["state"],
-        what=f"applyRemoval({show(num, odd, state)}, "
-        f"{removal}) as [matchsticks, startOdd, actionState]",
-    )
+    expect_equal(got["state"], want["state"], what=f"{what} as [matchsticks, startOdd, "
+                 "actionState]")
 
 
 def test_apply_leaves_input_unchanged(student):
@@ -77,36 +77,20 @@ def test_apply_leaves_input_unchanged(student):
 @grading_settings(max_examples=15)
 @given(num=st.integers(-4, 12), odd=start_odd, state=action_state)
 def test_is_leaf_matches_reference(student, reference, num, odd, state):
-    expect_equal(
-        student.call("is_leaf", num, odd, state),
-        reference.call("is_leaf", num, odd, state),
-        what=f"isLeaf({show(num, odd, state)})",
-    )
+    expect_agrees(student, reference, "is_leaf", num, odd, state,
+                  what=f"isLeaf({show(num, odd, state)})")
 
 
 @grading_settings(max_examples=30)
 @given(num=st.integers(-4, 40), odd=start_odd, state=action_state, is_max=st.booleans())
 def test_eval_matches_reference(student, reference, num, odd, state, is_max):
-    expect_equal(
-        student.call("evaluate", num, odd, state, is_max),
-        reference.call("evaluate", num, odd, state, is_max),
-        what=f"eval({show(num, odd, state)}, isMax={is_max})",
-        numbers_loosely=True,
-    )
+    expect_agrees(student, reference, "evaluate", num, odd, state, is_max, loosely=True,
+                  what=f"eval({show(num, odd, state)}, isMax={is_max})")
 
 
 @grading_settings(max_examples=40)
-@given(
-    num=st.integers(0, 16),
-    odd=start_odd,
-    state=action_state,
-    depth=st.integers(0, 7),
-    is_max=st.booleans(),
-)
+@given(num=st.integers(0, 16), odd=start_odd, state=action_state, depth=st.integers(0, 7),
+       is_max=st.booleans())
 def test_minimax_matches_reference(student, reference, num, odd, state, depth, is_max):
-    expect_equal(
-        student.call("minimax", num, odd, state, depth, is_max),
-        reference.call("minimax", num, odd, state, depth, is_max),
-        what=f"MiniMax({show(num, odd, state)}, depth={depth}, isMax={is_max})",
-        numbers_loosely=True,
-    )
+    expect_agrees(student, reference, "minimax", num, odd, state, depth, is_max, loosely=True,
+                  what=f"MiniMax({show(num, odd, state)}, depth={depth}, isMax={is_max})")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from graders.errors import StudentError
 from graders.pack import Pack
 from graders.packs.game_of_nim.oracle import board_after, first_player_wins, legal_moves
 from graders.testing import Mismatch, expect_equal
@@ -50,12 +51,22 @@ def fail(message: str, what: str, field: str, expected: Any, got: Any) -> None:
     raise Mismatch(message, {"kind": "fields", "what": what, "rows": [row]})
 
 
+def field(state: dict, name: str, where: str) -> Any:
+    """Field ``name`` of a driver summary, or the student's error there as their failure."""
+    value = state[name]
+    if isinstance(value, dict) and set(value) == {"error"}:
+        raise StudentError(f"{where}: asking for its {name} raised {value['error']}")
+    return value
+
+
 def expect_state(state: dict, board: list[int], path: list[list[int]], why: str) -> None:
     """The state reached by ``path`` has the right board and legal moves (in any order)."""
     expected = board_after(board, path)
-    expect_equal({"board": state["board"], "moves (any order)": sorted(state["moves"])},
+    where = f"the state of {game_text(board, path)}"
+    expect_equal({"board": field(state, "board", where),
+                  "moves (any order)": sorted(field(state, "moves", where))},
                  {"board": expected, "moves (any order)": legal_moves(expected)},
-                 what=f"the state of {game_text(board, path)} ({why})")
+                 what=f"{where} ({why})")
 
 
 def expect_tuples(out: dict, board: list[int], path: list[list[int]]) -> None:
@@ -63,7 +74,7 @@ def expect_tuples(out: dict, board: list[int], path: list[list[int]]) -> None:
     for where, state, reached_by in (("the initial state", out["initial"], []),
                                      ("the state after (2, 1)", out["steps"][0], path)):
         expect_state(state, board, reached_by, "only right moves are checked for type")
-        if not state["tuple_moves"]:
+        if not field(state, "tuple_moves", where):
             fail(f"the moves of {where} are not 2-tuples: the handout asks for moves like "
                  "(1, 2), not [1, 2] (only this criterion is affected)",
                  "move type", where, "tuples", "not tuples")
@@ -71,7 +82,8 @@ def expect_tuples(out: dict, board: list[int], path: list[list[int]]) -> None:
 
 def expect_alternating(out: dict, board: list[int], path: list[list[int]]) -> None:
     """The player to move changes after every move, between two labels."""
-    turns = [out["initial"]["to_move"]] + [step["to_move"] for step in out["steps"]]
+    where = f"{game_text(board, path)}, the player to move"
+    turns = [field(state, "to_move", where) for state in [out["initial"], *out["steps"]]]
     second = next((t for t in turns if t != turns[0]), None)
     if second is None or turns != [(turns[0], second)[i % 2] for i in range(len(turns))]:
         fail(f"{game_text(board, path)}: the player to move should alternate after each move; "
@@ -128,7 +140,8 @@ def play_view(worker: Any, pack: Pack, board: list[int], path: list[list[int]]) 
     turn it is (first or second player, whatever the labels); the last says if play is over."""
     out = call(worker, pack, "play", board, path)
     states = [out["initial"], *out["steps"]]
-    view = [{"board": s["board"], "moves (any order)": sorted(s["moves"]),
+    where = f"a state of {game_text(board, path)}"
+    view = [{"board": s["board"], "moves (any order)": sorted(field(s, "moves", where)),
              "to move": "first player" if s["to_move"] == states[0]["to_move"] else
              "second player"} for s in states]
     view[-1]["game over"] = call(worker, pack, "terminal", board, path)

@@ -66,11 +66,21 @@ def _board(state):
     return plain(getattr(state, "board", state))
 
 
+# A state as the parent reads it, field by field: a method that raises costs its field only.
+FIELDS = {
+    "to_move": lambda game, state: plain(game.to_move(state)),
+    "board": lambda game, state: _board(state),
+    "moves": lambda game, state: plain(list(game.actions(state))),
+    "tuple_moves": lambda game, state: all(type(m) is tuple for m in game.actions(state)),
+}
+# What result() must leave alone in the state it is given.
+INPUT = {name: FIELDS[name] for name in ("board", "moves")}
+
+
 def summary(game, state) -> dict:
-    """Turn, board and legal moves of ``state`` as plain data, and whether moves are tuples."""
-    moves = game.actions(state)
-    return {"to_move": plain(game.to_move(state)), "board": _board(state),
-            "moves": plain(list(moves)), "tuple_moves": all(type(m) is tuple for m in moves)}
+    """Turn, board and legal moves of ``state`` as plain data, and whether moves are tuples
+    (``harness_kit.snapshot``: a field whose method raises is ``{"error": text}``)."""
+    return harness_kit.snapshot(FIELDS, game, state)
 
 
 def play(board: list, path: list, rule: str = "misere") -> dict:
@@ -80,12 +90,12 @@ def play(board: list, path: list, rule: str = "misere") -> dict:
     state = game.initial
     out: dict = {"initial": summary(game, state), "steps": []}
     for move in path:
-        before = (_board(state), plain(list(game.actions(state))))  # plain() copies
+        before = harness_kit.snapshot(INPUT, game, state)  # plain data: a copy
         new = game.result(state, tuple(move))
-        after = (_board(state), plain(list(game.actions(state))))
+        after = harness_kit.snapshot(INPUT, game, state)
         step = summary(game, new)
         step["input_mutated"] = after != before
-        step["input_before"], step["input_after"] = before[0], after[0]
+        step["input_before"], step["input_after"] = before["board"], after["board"]
         out["steps"].append(step)
         state = new
     return out

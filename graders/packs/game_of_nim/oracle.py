@@ -1,5 +1,6 @@
 """The game_of_nim pack's own answers (parent side, pure, stdlib only): legal moves in the
-handout's order, the board after some moves, and who won a finished game."""
+handout's order, the board after some moves, the legal path a list of choices picks (the
+differential tests' positions), and who won a finished game."""
 
 from __future__ import annotations
 
@@ -21,6 +22,20 @@ def board_after(board: Sequence[int], path: Sequence[Sequence[int]]) -> list[int
             raise ValueError(f"illegal move {[row, count]} on {current}")
         current[row] -= count
     return current
+
+
+def path_from_choices(board: Sequence[int], choices: Sequence[int]) -> list[list[int]]:
+    """A legal move sequence from ``board``: step i plays move ``choices[i] % len(moves)``.
+
+    Stops early when the game ends, so every prefix of the result is legal.
+    """
+    path: list[list[int]] = []
+    for choice in choices:
+        moves = legal_moves(board_after(board, path))
+        if not moves:
+            break
+        path.append(moves[choice % len(moves)])
+    return path
 
 
 def first_player_wins(path_length: int, rule: str) -> bool:

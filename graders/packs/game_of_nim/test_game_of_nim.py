@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from graders.errors import StudentFault
 from graders.packs.game_of_nim import checks
 from graders.packs.game_of_nim.checks import TRANSCRIPT, call, case_id, game_text, play_view
-from graders.packs.game_of_nim.generate import path_from_choices
-from graders.packs.game_of_nim.oracle import board_after, legal_moves
+from graders.packs.game_of_nim.oracle import board_after, legal_moves, path_from_choices
 from graders.testing import expect_equal, expect_text, grading_settings
 
 INITIAL_BOARDS = [[0, 5, 3, 1], [7, 5, 3, 1], [0, 2, 3, 1], [3, 0, 2], [0, 0, 4], [1, 2], [0, 0]]
@@ -52,7 +51,8 @@ def test_initial_state(student, pack, board):
 @pytest.mark.public
 @pytest.mark.parametrize("board", ORDER_BOARDS, ids=case_id)
 def test_move_order(student, pack, board):
-    got = call(student, pack, "play", board, [])["initial"]["moves"]
+    initial = call(student, pack, "play", board, [])["initial"]
+    got = checks.field(initial, "moves", f"the initial state of {game_text(board, [])}")
     expect_equal(got, legal_moves(board), what=f"order of the moves of {game_text(board, [])}")
 
 

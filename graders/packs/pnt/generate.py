@@ -24,37 +24,49 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from graders.packs.pnt.checks import Position, format_cases
-from graders.packs.pnt.oracle import FLAWS, GAME, exposes, legal_moves
+from graders.packs.pnt.oracle import FLAWS, GAME, exposes
 from graders.solver import sample
 
 MIN_TOKENS = 3
-MAX_TOKENS = 20
-MAX_DEPTH = 6
-NODE_BUDGET = 50_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How positions are drawn: at most `tokens` tokens, a depth limit of at most `depth`, a
+    full minimax tree of at most `budget` nodes; a `full_depth` share searched to the end of
+    the game and a `new_games` share with no history."""
+
+    tokens: int
+    depth: int
+    budget: int
+    full_depth: float
+    new_games: float = 0.0
+
+
+RANDOM = Limits(tokens=20, depth=6, budget=50_000, full_depth=0.4)
 # The pool the rule-covering cases are chosen from: smaller trees, more new games.
-POOL, POOL_TOKENS, POOL_DEPTH, POOL_BUDGET = 600, 16, 5, 4000
+POOL = Limits(tokens=16, depth=5, budget=4000, full_depth=0.3, new_games=0.25)
+POOL_SIZE = 600
 
 
 def tree_size(n: int, taken: Sequence[int], depth: int, budget: int) -> int:
     """Nodes of the full minimax tree of the position, counting stops just above `budget`."""
-    used, limit = set(taken), depth or None  # depth 0: to the end of the game
-    count = 0
+    limit, count = depth or None, 0  # depth 0: to the end of the game
 
-    def walk(last: int | None, level: int) -> None:
+    def walk(game: tuple[int, tuple[int, ...]], level: int) -> None:
         nonlocal count
         count += 1
         if count > budget or level == limit:
             return
-        for token in legal_moves(n, used, last):
-            used.add(token)
-            walk(token, level + 1)
-            used.remove(token)
+        for token in GAME.moves(game):
+            walk(GAME.play(game, token), level + 1)
             if count > budget:
                 return
 
-    walk(taken[-1] if taken else None, 0)
+    walk((n, tuple(taken)), 0)
     return count
 
 
@@ -65,41 +77,21 @@ def random_history(rng: random.Random, n: int) -> tuple[int, ...]:
     return tuple(game[: rng.randrange(len(game))])
 
 
-def _positions(
-    seed: int, count: int, limits: tuple[int, int, int, float], new_games: float = 0.0
-) -> list[Position]:
-    """`count` distinct positions within `limits` (most tokens, deepest limit, node budget,
-    share searched to the end); `new_games`: the share with no history."""
-    max_tokens, max_depth, budget, full_depth = limits
+def generate(seed: int, count: int, limits: Limits = RANDOM) -> list[Position]:
+    """`count` distinct random valid positions within `limits`, the same for the same seed."""
 
     def draw(rng: random.Random, _: int) -> Position | None:
-        n = rng.randint(MIN_TOKENS, max_tokens)
-        depth = 0 if rng.random() < full_depth else rng.randint(1, max_depth)
-        new = bool(new_games) and rng.random() < new_games
+        n = rng.randint(MIN_TOKENS, limits.tokens)
+        depth = 0 if rng.random() < limits.full_depth else rng.randint(1, limits.depth)
+        new = bool(limits.new_games) and rng.random() < limits.new_games
         position = Position(n, () if new else random_history(rng, n), depth)
-        return None if tree_size(n, position.taken, depth, budget) > budget else position
+        fits = tree_size(n, position.taken, depth, limits.budget) <= limits.budget
+        return position if fits else None
 
     try:
         return sample(draw, count, seed, distinct=True)
     except ValueError as error:
-        raise ValueError(f"{error}, with limits {limits}") from None
-
-
-def generate(
-    seed: int,
-    count: int,
-    max_tokens: int = MAX_TOKENS,
-    max_depth: int = MAX_DEPTH,
-    node_budget: int = NODE_BUDGET,
-) -> list[Position]:
-    """`count` distinct random valid positions, the same for the same seed and limits."""
-    return _positions(seed, count, (max_tokens, max_depth, node_budget, 0.4))
-
-
-def pool(seed: int, size: int = POOL) -> list[Position]:
-    """`size` distinct valid positions drawn from `seed`, a quarter of them new games."""
-    limits = (POOL_TOKENS, POOL_DEPTH, POOL_BUDGET, 0.3)
-    return _positions(seed, size, limits, new_games=0.25)
+        raise ValueError(f"{error}, with {limits}") from None
 
 
 def choose(candidates: Sequence[Position], per_rule: int) -> list[Position]:
@@ -131,7 +123,8 @@ def choose(candidates: Sequence[Position], per_rule: int) -> list[Position]:
 def cases(seed: int, count: int = 10, per_rule: int | None = None, prefix: str = "input") -> dict:
     """Cases named <prefix>1, <prefix>2, ...: `count` random ones, or with `per_rule` the
     positions of a pool drawn from `seed` that expose each flaw `per_rule` times."""
-    found = choose(pool(seed), per_rule) if per_rule else generate(seed, count)
+    found = choose(generate(seed, POOL_SIZE, POOL), per_rule) if per_rule else \
+        generate(seed, count)
     return {f"{prefix}{i}": position for i, position in enumerate(found, 1)}
 
 

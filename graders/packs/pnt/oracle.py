@@ -177,8 +177,7 @@ def search(position: Position, flaws: Iterable[str] = ()) -> Result:
     if flaws - set(FLAWS):
         raise ValueError(f"unknown flaws {sorted(flaws - set(FLAWS))}")
     last = position.taken[-1] if position.taken else None
-    forgotten = "forgets_history" in flaws and last is not None
-    taken = {last} if forgotten and last is not None else set(position.taken)
+    taken = {last} if "forgets_history" in flaws and last is not None else set(position.taken)
     run = Search(position.n, position.depth or None, flaws, taken)
     max_to_move = (len(position.taken) % 2 == 0) != ("parity_inverted" in flaws)
     alpha, beta = (-1.0, 1.0) if "window_minus1_1" in flaws else (-math.inf, math.inf)

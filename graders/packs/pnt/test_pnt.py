@@ -22,9 +22,10 @@ CASES = [
 ]
 
 
-@pytest.fixture
-def result(case, submission, pack, run_program, public_file, golden, memo) -> checks.CaseRun:
-    """The student's run of `case` (shared by its seven tests), judged against the sample."""
+@pytest.fixture(params=CASES)
+def result(request, submission, pack, run_program, public_file, golden, memo) -> checks.CaseRun:
+    """The student's run of each case (every test taking it runs on every case; one run
+    shared by the case's seven tests), judged against the sample."""
     program = checks.program_name(submission)
 
     def run(name: str) -> checks.CaseRun:
@@ -33,39 +34,32 @@ def result(case, submission, pack, run_program, public_file, golden, memo) -> ch
             memo[name] = checks.run_case(name, position, expected, pack, run_program, program)
         return memo[name]
 
-    return checks.answered(run(case), run(checks.SAMPLE_NAME))
+    return checks.answered(run(request.param), run(checks.SAMPLE_NAME))
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_move(result):
     checks.check_field(result, "move")
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_value(result):
     checks.check_field(result, "value")
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_visited(result):
     checks.check_field(result, "visited")
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_evaluated(result):
     checks.check_field(result, "evaluated")
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_max_depth(result):
     checks.check_field(result, "max_depth")
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_branching(result):
     checks.check_field(result, "branching")
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_format(result):
     checks.check_format(result)

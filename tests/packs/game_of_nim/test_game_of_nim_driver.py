@@ -207,3 +207,18 @@ def test_plain_converts_unknown_objects(ref: NimEnv) -> None:
     assert plain(object).startswith("<class")
     assert plain(float("inf")) == "inf"
     assert plain(True) is True
+
+
+def test_a_method_that_raises_costs_only_its_own_field(load_driver) -> None:
+    # actions() raises once a move has been made: the turn and the board are still read.
+    d = load_driver(SUBMISSIONS / "correct_misere", edits={"game_of_nim.py": [
+        ("        return state.moves\n",
+         "        if sum(state.board) < 3:\n            raise KeyError('no moves')\n"
+         "        return state.moves\n")]})
+    out = d.play([1, 2], [[1, 1]])
+    assert out["initial"]["moves"] == [[0, 1], [1, 1], [1, 2]]
+    step = out["steps"][0]
+    assert (step["to_move"], step["board"]) == ("MIN", [1, 1])
+    assert step["moves"] == step["tuple_moves"] == {
+        "error": "KeyError: 'no moves' (game_of_nim.py, line 20)"}
+    assert step["input_mutated"] is False

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from graders.errors import StudentError
 from graders.pack import get_pack
-from graders.packs.game_of_nim.checks import TRANSCRIPT, handout_game
+from graders.packs.game_of_nim.checks import TRANSCRIPT, expect_state, field, handout_game
 from graders.testing import MODE_NAMES
 
 PACK = get_pack("game_of_nim")
@@ -51,3 +52,10 @@ def test_every_criterion_quotes_the_handout() -> None:
 def test_no_rule_is_declared() -> None:
     # syntax-error runs on every file anyway; nothing in the handout calls for another rule.
     assert PACK.declaration.rules == []
+
+
+def test_a_field_that_raised_is_the_students_failure() -> None:
+    state = {"to_move": "MAX", "board": [1], "moves": {"error": "KeyError: 'x' (a.py, line 3)"}}
+    assert field(state, "to_move", "here") == "MAX"
+    with pytest.raises(StudentError, match=r"its moves raised KeyError: 'x' \(a.py, line 3\)"):
+        expect_state(state, [1], [], "the initial state")

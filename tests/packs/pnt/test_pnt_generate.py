@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -26,10 +27,10 @@ def test_positions_are_valid_and_distinct() -> None:
 
 
 def test_positions_stay_within_limits() -> None:
-    assert all(gen.MIN_TOKENS <= p.n <= gen.MAX_TOKENS for p in POSITIONS)
-    assert all(0 <= p.depth <= gen.MAX_DEPTH for p in POSITIONS)
-    sizes = [gen.tree_size(p.n, p.taken, p.depth, gen.NODE_BUDGET) for p in POSITIONS]
-    assert max(sizes) <= gen.NODE_BUDGET
+    assert all(gen.MIN_TOKENS <= p.n <= gen.RANDOM.tokens for p in POSITIONS)
+    assert all(0 <= p.depth <= gen.RANDOM.depth for p in POSITIONS)
+    sizes = [gen.tree_size(p.n, p.taken, p.depth, gen.RANDOM.budget) for p in POSITIONS]
+    assert max(sizes) <= gen.RANDOM.budget
 
 
 def test_positions_cover_the_interesting_kinds() -> None:
@@ -41,14 +42,14 @@ def test_positions_cover_the_interesting_kinds() -> None:
 
 
 def test_limits_are_honoured() -> None:
-    small = gen.generate(seed=1, count=30, max_tokens=6, max_depth=2, node_budget=50)
+    small = gen.generate(1, 30, gen.Limits(tokens=6, depth=2, budget=50, full_depth=0.4))
     assert all(p.n <= 6 and p.depth <= 2 for p in small)
     assert all(gen.tree_size(p.n, p.taken, p.depth, 50) <= 50 for p in small)
 
 
 def test_impossible_request_fails_clearly() -> None:
     with pytest.raises(ValueError, match="cannot find 50 distinct positions"):
-        gen.generate(seed=1, count=50, max_tokens=3, max_depth=1)
+        gen.generate(1, 50, replace(gen.RANDOM, tokens=3, depth=1))
 
 
 def test_tree_size() -> None:
@@ -76,4 +77,4 @@ def test_command_line_prints_a_case_file(capsys: pytest.CaptureFixture[str]) -> 
 def test_reference_answers_generated_cases_within_the_node_budget() -> None:
     pnt = reference_module(get_pack("pnt"), "pnt")
     visited = [pnt.alpha_beta_search(p.n, list(p.taken), p.depth)[2] for p in POSITIONS]
-    assert max(visited) <= gen.NODE_BUDGET
+    assert max(visited) <= gen.RANDOM.budget

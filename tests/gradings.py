@@ -5,7 +5,9 @@ one line per submission it hands to grading: pack, student, where the submission
 a digest of its files and mode, and the test that asked. The run's summary then says how often
 each repository sample was graded, by path and by content (a test's copy of a sample, or an
 export holding it, is the same content). Gradings started in another process (``grade`` run
-as a subprocess) are not counted.
+as a subprocess) are not counted. The run cache (:mod:`tests.run_cache`) notes, beside the
+file, how long each worker waited for each entry and spent making or re-reading it: the
+summary names the waits, the time a core sat idle.
 """
 
 from __future__ import annotations
@@ -44,6 +46,15 @@ def count_gradings() -> None:
     pipeline._hand_out = counted
 
 
+def note_entry(name: str, waited: float, spent: float) -> None:
+    """One line for the run cache's entry ``name``: seconds this worker waited for its locks,
+    then spent making it (or reading what another made)."""
+    log = os.environ.get(COUNT_ENV)
+    if log:
+        with Path(f"{log}.entries").open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps([name, round(waited, 1), round(spent, 1)]) + "\n")
+
+
 def _origin(source: Path) -> str:
     """The source relative to the repository, or ``-`` for a copy made by a test."""
     try:
@@ -71,4 +82,17 @@ def summary() -> list[str]:
              f"{sum(samples.values())} of them repository samples by path "
              f"({len(samples)} distinct), {again} more of the same samples' contents"]
     lines += [f"  {times}x {sample}" for sample, times in samples.most_common() if times > 1]
+    return lines + _entry_lines(Path(f"{log}.entries"))
+
+
+def _entry_lines(path: Path) -> list[str]:
+    """The run cache's entries: made, reused, and the waits for them (longest first)."""
+    if not path.is_file():
+        return []
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    waits = sorted((row for row in rows if row[1] >= 1), key=lambda row: -row[1])
+    lines = [f"run cache: {len(rows)} asks for {len({row[0] for row in rows})} entries; "
+             f"{sum(row[2] for row in rows):.0f} s making or re-reading them, "
+             f"{sum(row[1] for row in rows):.0f} s waiting for them (a worker idle)"]
+    lines += [f"  waited {row[1]:.0f} s for {row[0]}" for row in waits[:15]]
     return lines

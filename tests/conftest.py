@@ -19,7 +19,7 @@ from graders.outcomes import BatchOutcome
 from graders.pack import Pack, get_pack
 from graders.results import SubmissionResult
 from graders.selfcheck import sample_sources, sample_times
-from tests.gradings import count_gradings, summary
+from tests.gradings import count_gradings, processor_time, summary
 from tests.in_process import load_driver  # noqa: F401 - a fixture for the packs' self-tests
 from tests.placing import writers_first
 from tests.run_cache import RunCache, run_root
@@ -123,6 +123,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.path not in heavy)
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     items[:] = writers_first(items, workers)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    with processor_time(item.nodeid):
+        return (yield)
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:

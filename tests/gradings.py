@@ -8,8 +8,9 @@ export holding it, is the same content). Gradings started in another process (``
 as a subprocess) are not counted. The run cache (:mod:`tests.run_cache`) notes, beside the
 file, how long each worker waited for each entry and spent making or re-reading it: the
 summary names the waits, the time a core sat idle. Each test's processor time (its process
-and the children it waited for, sandboxes included) is noted too, and summed by folder and
-file: unlike the durations, it does not grow when other work loads the machine.
+and the child processes it waited for: a sandboxed process some other process reaps is not
+counted, so sandbox-heavy files read low) is noted too, and summed by folder and file: unlike
+the durations, it barely grows when other work loads the machine.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def _cpu_lines(path: Path) -> list[str]:
     folders: dict[str, float] = defaultdict(float)
     for name, used in files.items():
         folders["/".join(name.split("/")[:2])] += used
-    lines = [f"processor time: {total:.0f} s in all (tests, their children and sandboxes)"]
+    lines = [f"processor time: {total:.0f} s in all (tests and the children they waited for)"]
     lines += [f"  {used:6.0f} s {used / total:4.0%} {folder}"
               for folder, used in sorted(folders.items(), key=lambda kv: -kv[1])]
     lines += [f"  {used:6.0f} s {used / total:4.0%}   {name}"

@@ -38,8 +38,6 @@ if [ "$(cat .venv/.installed 2>/dev/null)" != "$installed" ]; then
   .venv/bin/pip install -q -e '.[dev]'
   echo "$installed" >.venv/.installed
 fi
-.venv/bin/grade setup
-
 # The wheelhouse (.wheelhouse/, or $GRADERS_WHEELHOUSE): wheels of the harness's dependencies,
 # of its build backend, and of every pack's kit requirements. The suite's fresh virtual
 # environments (the student kits, the harness installed as a wheel) install from it with
@@ -55,8 +53,16 @@ print("\n".join(sorted(pins)))
 PY
 # Gathered again only when the harness's requirements or the kits' pins changed.
 gathered="$(cat pyproject.toml "$wheelhouse/kits.txt" | sha256sum | cut -d' ' -f1)"
-if [ "$(cat "$wheelhouse/.gathered" 2>/dev/null)" != "$gathered" ]; then
-  .venv/bin/pip wheel -q --wheel-dir "$wheelhouse" -r "$wheelhouse/kits.txt" . 'setuptools>=68'
-  rm -f "$wheelhouse"/graders-*.whl  # the tests build the harness's wheel from the code they test
-  echo "$gathered" >"$wheelhouse/.gathered"
-fi
+gather() {
+  if [ "$(cat "$wheelhouse/.gathered" 2>/dev/null)" != "$gathered" ]; then
+    .venv/bin/pip wheel -q --wheel-dir "$wheelhouse" -r "$wheelhouse/kits.txt" . 'setuptools>=68'
+    rm -f "$wheelhouse"/graders-*.whl  # the tests build the harness's wheel from the code they test
+    echo "$gathered" >"$wheelhouse/.gathered"
+  fi
+}
+# Gathering waits mostly on the index and `grade setup` on building its environments: side by
+# side, and the step fails if either does.
+gather &
+gathering=$!
+.venv/bin/grade setup
+wait "$gathering"

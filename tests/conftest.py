@@ -19,8 +19,9 @@ from graders.outcomes import BatchOutcome
 from graders.pack import Pack, get_pack
 from graders.results import SubmissionResult
 from graders.selfcheck import sample_sources, sample_times
-from tests.gradings import count_gradings, summary
+from tests.gradings import count_gradings, processor_time, summary
 from tests.in_process import load_driver  # noqa: F401 - a fixture for the packs' self-tests
+from tests.placing import writers_first
 from tests.run_cache import RunCache, run_root
 
 # The suite's own property tests: the same examples on every run, nothing stored in a
@@ -111,13 +112,23 @@ def pytest_configure(config: pytest.Config) -> None:
     count_gradings()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Modules holding a ``long`` test run first, each kept whole (its module fixtures are
     made once). ``--dist worksteal`` hands each worker a run of the collection and lets an
     idle worker steal from the end of another's queue, never its last two tests: a long test
-    left at the end would keep one core busy while the other has nothing to do."""
+    left at the end would keep one core busy while the other has nothing to do. Then each
+    pack's attack batch, which keeps every other entry of its pack waiting while it runs (see
+    :mod:`tests.run_cache`), is moved to the head of one worker's run (:mod:`tests.placing`)."""
     heavy = {item.path for item in items if item.get_closest_marker("long")}
     items.sort(key=lambda item: item.path not in heavy)
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = writers_first(items, workers)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    with processor_time(item.nodeid):
+        return (yield)
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:

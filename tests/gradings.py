@@ -5,7 +5,12 @@ one line per submission it hands to grading: pack, student, where the submission
 a digest of its files and mode, and the test that asked. The run's summary then says how often
 each repository sample was graded, by path and by content (a test's copy of a sample, or an
 export holding it, is the same content). Gradings started in another process (``grade`` run
-as a subprocess) are not counted.
+as a subprocess) are not counted. The run cache (:mod:`tests.run_cache`) notes, beside the
+file, how long each worker waited for each entry and spent making or re-reading it: the
+summary names the waits, the time a core sat idle. Each test's processor time (its process
+and the child processes it waited for: a sandboxed process some other process reaps is not
+counted, so sandbox-heavy files read low) is noted too, and summed by folder and file: unlike
+the durations, it barely grows when other work loads the machine.
 """
 
 from __future__ import annotations
@@ -13,7 +18,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections import Counter
+import resource
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from graders.pack import project_root
@@ -44,6 +52,33 @@ def count_gradings() -> None:
     pipeline._hand_out = counted
 
 
+def note_entry(name: str, waited: float, spent: float) -> None:
+    """One line for the run cache's entry ``name``: seconds this worker waited for its locks,
+    then spent making it (or reading what another made)."""
+    log = os.environ.get(COUNT_ENV)
+    if log:
+        with Path(f"{log}.entries").open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps([name, round(waited, 1), round(spent, 1)]) + "\n")
+
+
+def _processor_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@contextmanager
+def processor_time(nodeid: str) -> Iterator[None]:
+    """Notes the processor seconds the test ``nodeid`` (setup, call and teardown) used."""
+    log = os.environ.get(COUNT_ENV)
+    before = _processor_seconds()
+    yield
+    if log:
+        used = _processor_seconds() - before
+        with Path(f"{log}.cpu").open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps([nodeid.split("::")[0], round(used, 2)]) + "\n")
+
+
 def _origin(source: Path) -> str:
     """The source relative to the repository, or ``-`` for a copy made by a test."""
     try:
@@ -71,4 +106,38 @@ def summary() -> list[str]:
              f"{sum(samples.values())} of them repository samples by path "
              f"({len(samples)} distinct), {again} more of the same samples' contents"]
     lines += [f"  {times}x {sample}" for sample, times in samples.most_common() if times > 1]
+    return lines + _entry_lines(Path(f"{log}.entries")) + _cpu_lines(Path(f"{log}.cpu"))
+
+
+def _entry_lines(path: Path) -> list[str]:
+    """The run cache's entries: made, reused, and the waits for them (longest first)."""
+    if not path.is_file():
+        return []
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    waits = sorted((row for row in rows if row[1] >= 1), key=lambda row: -row[1])
+    lines = [f"run cache: {len(rows)} asks for {len({row[0] for row in rows})} entries; "
+             f"{sum(row[2] for row in rows):.0f} s making or re-reading them, "
+             f"{sum(row[1] for row in rows):.0f} s waiting for them (a worker idle)"]
+    lines += [f"  waited {row[1]:.0f} s for {row[0]}" for row in waits[:15]]
+    return lines
+
+
+def _cpu_lines(path: Path) -> list[str]:
+    """Processor seconds by test folder, and the costliest files."""
+    if not path.is_file():
+        return []
+    files: dict[str, float] = defaultdict(float)
+    for line in path.read_text("utf-8").splitlines():
+        if line:
+            name, used = json.loads(line)
+            files[name] += used
+    total = sum(files.values()) or 1.0
+    folders: dict[str, float] = defaultdict(float)
+    for name, used in files.items():
+        folders["/".join(name.split("/")[:2])] += used
+    lines = [f"processor time: {total:.0f} s in all (tests and the children they waited for)"]
+    lines += [f"  {used:6.0f} s {used / total:4.0%} {folder}"
+              for folder, used in sorted(folders.items(), key=lambda kv: -kv[1])]
+    lines += [f"  {used:6.0f} s {used / total:4.0%}   {name}"
+              for name, used in sorted(files.items(), key=lambda kv: -kv[1])[:20]]
     return lines

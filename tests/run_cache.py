@@ -6,7 +6,8 @@ entry made under a file lock of its own, so a worker that needs an entry another
 waits for it instead of making it again. Batches are graded into a shared report folder with
 ``fresh`` off: the engine itself reuses each stored result whose grading key (files, pack and engine
 digest, mode, times, isolation, class consensus) is unchanged and regrades the rest, so a
-result is never served past a change. Other entries are named with the pack's digest too.
+result is never served past a change. Other entries are named with the pack's digest too, or
+with a digest of what they are made from (a kit's virtual environment: its requirements).
 Entries of one pack are made side by side (the samples graded on one worker while the other
 builds the kit), but an attack batch is made ``alone``: it plants canary files in the pack's
 trees, which would change the digest of anything made beside it and could leak into it. The
@@ -20,6 +21,7 @@ import json
 import os
 import pickle
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -32,6 +34,7 @@ from filelock import FileLock, ReadWriteLock
 from graders.batch import BatchRequest, grade_batch
 from graders.outcomes import BatchOutcome, digest_pack
 from graders.pack import Pack
+from tests.gradings import note_entry
 
 T = TypeVar("T")
 VALUE = "value.pickle"
@@ -49,10 +52,13 @@ class RunCache:
         """``request`` graded into the entry's report folder (results already stored there
         under an unchanged grading key are reused, not graded again), and those reports copied
         into a folder of the caller's own, which it may change."""
+        asked = time.monotonic()
         with self._pack_lock(request.pack, alone=False):
             shared = self.root / f"{name}-{_batch_digest(request)}"
             with _entry_lock(shared):
+                started = time.monotonic()
                 outcome = grade_batch(replace(request, out_dir=shared, fresh=False))
+                note_entry(name, started - asked, time.monotonic() - started)
                 mine = self.private.mktemp(f"reports-{name}")
                 shutil.copytree(shared, mine, dirs_exist_ok=True)
         return outcome, mine
@@ -61,19 +67,32 @@ class RunCache:
         """``make(folder)``, run once per run and pack digest; other calls get its value back
         (pickled), with what it left in ``folder``. ``alone``: no other entry of the pack is
         made or read meanwhile (``make`` changes the pack's trees while it runs)."""
+        asked = time.monotonic()
         with self._pack_lock(pack, alone=alone):
-            folder = self.root / f"{name}-{digest_pack(pack)[:16]}"
-            with _entry_lock(folder):
-                stored = folder / VALUE
-                if stored.is_file():
-                    value: T = pickle.loads(stored.read_bytes())
-                    return value
-                folder.mkdir(exist_ok=True)
-                value = make(folder)
-                partial = stored.with_suffix(".partial")
-                partial.write_bytes(pickle.dumps(value))
-                os.replace(partial, stored)
+            return self._made(self.root / f"{name}-{digest_pack(pack)[:16]}", make, asked)
+
+    def keyed(self, name: str, key: str, make: Callable[[Path], T]) -> T:
+        """``make(folder)`` run once per run and ``key`` (what the value is made from, e.g. a
+        requirements file's text), for something no pack's trees change."""
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+        return self._made(self.root / f"{name}-{digest}", make, time.monotonic())
+
+    def _made(self, folder: Path, make: Callable[[Path], T], asked: float) -> T:
+        with _entry_lock(folder):
+            started = time.monotonic()
+            stored = folder / VALUE
+            if stored.is_file():
+                value: T = pickle.loads(stored.read_bytes())
+                note_entry(folder.name.rsplit("-", 1)[0], started - asked, 0.0)
                 return value
+            folder.mkdir(exist_ok=True)
+            value = make(folder)
+            partial = stored.with_suffix(".partial")
+            partial.write_bytes(pickle.dumps(value))
+            os.replace(partial, stored)
+            note_entry(folder.name.rsplit("-", 1)[0], started - asked,
+                       time.monotonic() - started)
+            return value
 
     @contextmanager
     def _pack_lock(self, pack: Pack, *, alone: bool) -> Iterator[None]:

@@ -25,17 +25,20 @@ def kit_zip(run_cache):
 
 
 @pytest.fixture(scope="session")
-def kit_python(tmp_path_factory: pytest.TempPathFactory):
+def kit_python(run_cache):
     """``kit_python(pack_id, requirements) -> python``: a fresh virtual environment holding
     only that requirements.txt; kits whose requirements read the same share one (altnim,
-    game_of_nim and pnt need the same four packages), built once per worker."""
-    built: dict[str, Path] = {}
+    game_of_nim and pnt need the same four packages), built once per run for all workers
+    (the pre-checks only read it)."""
 
     def python(pack_id: str, requirements: Path) -> Path:
         wanted = requirements.read_text(encoding="utf-8")
-        if wanted not in built:
-            folder = tmp_path_factory.mktemp(f"venv-{pack_id}")
-            built[wanted] = fresh_venv(folder, ["-r", str(requirements)])
-        return built[wanted]
+
+        def build(folder: Path) -> Path:
+            listed = folder / "requirements.txt"
+            listed.write_text(wanted, encoding="utf-8")
+            return fresh_venv(folder / "venv", ["-r", str(listed)])
+
+        return run_cache.keyed("kit-venv", wanted, build)
 
     return python

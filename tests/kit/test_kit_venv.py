@@ -50,6 +50,9 @@ finally:
 # (graders/environment.py: a module neither standard library nor in the course's environment
 # as built there); the pre-check runs in the student's own environment and does not add them.
 GRADER_SIDE = {"missing-module"}
+# Each pack's kit pre-checks every sample in a fresh environment (a minute or more): the module
+# runs among the first, so none of them is left for one core at the end of the run.
+pytestmark = pytest.mark.long
 
 
 def run_precheck(python: Path, kit: Path, source: Path, out: Path,

@@ -8,11 +8,15 @@ verdict (``RunResult.problem``). Where they differ, a second fresh run tells wha
 itself does differently from run to run (how much of a flood got through before the stop, the
 addresses in a ``repr``): those fields are left out, and exit status and flags must be
 those of one of the fresh runs. After a run that times out, a pack's tests stop waiting for
-that golden file (or, here, for that student's cases): so does this test.
+that golden file (or, here, for that student's cases): so does this test. Submissions whose
+files are the same bytes (the attacks on names hand in the correct solution) run the same
+programs: each such program is run once, under the first of its names.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -28,11 +32,30 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _sources(pack: Pack) -> list[Path]:
-    found = []
+    """The pack's samples and attacks, one of each set whose files are the same bytes."""
+    found: dict[str, Path] = {}
     for folder in (pack.fixtures_dir / "submissions", ROOT / "fixtures" / "attacks" / pack.id):
         if folder.is_dir():
-            found += sorted(p for p in folder.iterdir() if p.is_dir())
-    return found
+            for source in sorted(p for p in folder.iterdir() if p.is_dir()):
+                found.setdefault(_content(source), source)
+    return list(found.values())
+
+
+def _content(source: Path) -> str:
+    """A digest of what a submission hands in: each entry's name and bytes, a link's target
+    (never followed), its expected.json (which only the suite reads) aside."""
+    digest = hashlib.sha256()
+    for path in sorted(source.rglob("*")):
+        if path.name == "expected.json" and path.parent == source:
+            continue
+        if path.is_symlink():
+            body = b"link:" + os.fsencode(os.readlink(path))
+        elif path.is_file():
+            body = path.read_bytes()
+        else:
+            body = b"folder"
+        digest.update(os.fsencode(path.relative_to(source)) + b"\0" + body + b"\0")
+    return digest.hexdigest()
 
 
 CASES = [pytest.param(pack_id, source, id=f"{pack_id}-{source.parent.name}-{source.name}")

@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass
 
 from class_run import ClassRun, grade_class  # beside this script
-from cost_split import Measured, bare_altnim_seconds, measure, report
+from cost_split import Measured, all_cpu, bare_altnim_seconds, measure, report
 
 from graders.pack import discover_packs, get_pack
 
@@ -123,7 +123,7 @@ def main() -> None:
         two = measure(pack, args.copies, jobs=2)
         bare = 1000 * bare_altnim_seconds(pack) if pack.id == "altnim" else None
         print(f"  jobs=2: {two.ms_each:.0f} ms each, grader CPU "
-              f"{1000 * two.cpu_seconds / two.count:.0f} ms each", flush=True)
+              f"{1000 * two.cpu_seconds / two.count:.0f} ms each, {all_cpu(two)}", flush=True)
         rows.append(Row(pack.id, one, two, bare))
     isolation = {row.one.isolation.value for row in rows} | {row.two.isolation.value
                                                              for row in rows}

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cpu_account import accounted  # beside this script
 
 from graders import pipeline, stages
 from graders.batch import BatchRequest, grade_batch
@@ -134,6 +135,7 @@ class Measured:
     isolation: Isolation
     parts: dict[str, float] = field(default_factory=dict)
     stages: dict[str, float] = field(default_factory=dict)
+    all_cpu_seconds: float | None = None  # sandboxes included (None: not measurable here)
 
     @property
     def ms_each(self) -> float:
@@ -163,18 +165,21 @@ def _cpu_seconds() -> float:
 
 def measure(pack: Pack, copies: int = 1, jobs: int = 1) -> Measured:
     """Grade ``copies`` of every honest sample in one batch (reports included)."""
-    with tempfile.TemporaryDirectory() as temp, instrumented() as split, staged() as by_stage:
+    with (tempfile.TemporaryDirectory() as temp, instrumented() as split,
+          staged() as by_stage, accounted() as account):
         batch = Path(temp) / "batch"
         for copy in range(copies):
             for sample in honest_samples(pack):
                 shutil.copytree(sample, batch / f"{sample.name}-{copy}")
         sources = sorted(batch.iterdir())
         cpu, started = _cpu_seconds(), time.perf_counter()
+        every = account.seconds() if account else 0.0
         outcome = grade_batch(BatchRequest(pack=pack, sources=sources, jobs=jobs, fresh=True,
                                            out_dir=Path(temp) / "reports"))
         total, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
+        every = account.seconds() - every if account else None
     return Measured(len(sources), total, cpu, outcome.isolation, dict(split.seconds),
-                    dict(by_stage.seconds))
+                    dict(by_stage.seconds), every)
 
 
 def bare_altnim_seconds(pack: Pack, runs: int = 5) -> float:
@@ -198,7 +203,7 @@ def report(pack: Pack, measured: Measured) -> None:
     count, total, parts = measured.count, measured.seconds, measured.parts
     print(f"\n{pack.id}: {count} honest submissions, {measured.ms_each:.0f} ms each "
           f"(jobs=1, reports included), grader CPU {1000 * measured.cpu_seconds / count:.0f} ms "
-          "each (sandboxes not counted)")
+          f"each (sandboxes not counted), {all_cpu(measured)}")
     apart = left_out(pack)
     if apart:
         print(f"  left out (their cost is their time or output limit): {', '.join(apart)}")
@@ -211,6 +216,14 @@ def report(pack: Pack, measured: Measured) -> None:
         bare = bare_altnim_seconds(pack)
         print(f"  harness/bare ratio: {total / count / bare:.1f}x "
               f"(the two programs bare: {1000 * bare:.0f} ms)")
+
+
+def all_cpu(measured: Measured) -> str:
+    """The CPU of every process per submission, sandboxes included, as printed."""
+    if measured.all_cpu_seconds is None:
+        return "CPU of all processes unknown (no cpuacct group)"
+    each = 1000 * measured.all_cpu_seconds / max(1, measured.count)
+    return f"CPU of all processes {each:.0f} ms each (sandboxes included)"
 
 
 def print_stages(measured: Measured) -> None:

@@ -75,10 +75,39 @@ def student(grading_state: GradingState, submission: Submission) -> Worker:
     return grading_state.worker("student", submission.workspace, submission.id)
 
 
+class KeptReference:
+    """The reference solution's driver, asked through the answers kept per grading process and
+    pack (:mod:`graders.kept`): ``call(op, *args, **kwargs)`` is the worker's answer, asked
+    once for every student of the batch, a fresh copy each time (a test may change what it
+    gets). The reference's operations answer their arguments (the worker keeps no state a
+    test relies on between calls); ``worker`` is the sandboxed worker itself."""
+
+    def __init__(self, grading_state: GradingState) -> None:
+        self.grading_state = grading_state
+
+    @property
+    def worker(self) -> Worker:
+        return self.grading_state.worker(
+            "reference", hidden(self.grading_state, "reference"), "__reference__")
+
+    def call(self, op: str, *args: Any, stdin: str | None = None, **kwargs: Any) -> Any:
+        """The reference driver's answer to ``op`` (``stdin``, when given, is part of the
+        question); an answer that is an error is not kept."""
+        extra = {} if stdin is None else {"stdin": stdin}
+        key = "reference_call:" + json.dumps([op, args, {**kwargs, **extra}], sort_keys=True,
+                                             default=repr)
+        answers = self.grading_state.reference_answers
+        if key not in answers:
+            answers[key] = self.worker.call(op, *args, stdin=stdin, **kwargs)
+        return copy.deepcopy(answers[key])
+
+
 @pytest.fixture
-def reference(grading_state: GradingState) -> Worker:
-    """The sandboxed worker on the reference solution (hidden: not in `grade check`)."""
-    return grading_state.worker("reference", hidden(grading_state, "reference"), "__reference__")
+def reference(grading_state: GradingState) -> KeptReference:
+    """The reference solution's driver, its answers kept (:class:`KeptReference`; hidden: not
+    in `grade check`)."""
+    hidden(grading_state, "reference")
+    return KeptReference(grading_state)
 
 
 @pytest.fixture
@@ -88,17 +117,7 @@ def reference_call(grading_state: GradingState) -> Callable[..., Any]:
     tests (a fresh copy each time, so a test may change what it gets). Hidden, as
     ``reference`` is."""
 
-    def call(op: str, *args: Any, **kwargs: Any) -> Any:
-        key = "reference_call:" + json.dumps([op, args, kwargs], sort_keys=True, default=repr)
-        answers = grading_state.reference_answers
-        if key not in answers:
-            worker = grading_state.worker(
-                "reference", hidden(grading_state, "reference"), "__reference__"
-            )
-            answers[key] = worker.call(op, *args, **kwargs)
-        return copy.deepcopy(answers[key])
-
-    return call
+    return KeptReference(grading_state).call
 
 
 @pytest.fixture

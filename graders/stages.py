@@ -56,8 +56,11 @@ if TYPE_CHECKING:  # imported where a report is written: a cluster's worker neve
 
 log = logging.getLogger(__name__)
 log.addFilter(SafeRecords())
-# No terminal and no xdist: a grading session never prints or distributes itself.
-SESSION_FLAGS = ("-p", "no:terminal", "-p", "no:xdist", "-p", "no:xdist.looponfail")
+# No terminal and no xdist: a grading session never prints or distributes itself. No
+# unraisable-exception plugin: it only turns them into warnings (off in pytest.ini), and it
+# forces two full garbage collections of the grading process per session.
+SESSION_FLAGS = ("-p", "no:terminal", "-p", "no:xdist", "-p", "no:xdist.looponfail",
+                 "-p", "no:unraisableexception")
 
 
 # -- 1. intake --------------------------------------------------------------------------------

@@ -27,7 +27,10 @@ import resource
 import struct
 import sys
 import traceback
-from typing import BinaryIO
+
+TYPE_CHECKING = False  # the keeper imports this module too, and never needs `typing`
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 REQUEST_FD = 3
 RESPONSE_FD = 4
@@ -367,6 +370,7 @@ def serve() -> None:
     frame; only then does any request, so any student code, run."""
     channel = Channel()
     _hide_memory()
+    import typing  # noqa: F401, PLC0415 - loaded before the guard, as student code has found it
     limit = int(os.environ.get("GRADER_OUTPUT_LIMIT", "262144"))
     # The harness first: a student's own `grader_driver.py` or `driver_*.py` (helper modules
     # travel with a submission) must never stand in for the pack's driver.

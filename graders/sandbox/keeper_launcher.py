@@ -46,7 +46,7 @@ class KeeperLink:
         self.responses, response_write = os.pipe()
         try:
             launch = sandbox.launch(
-                ["python3", "-I", f"{HARNESS_ROOT}/keeper.py"],
+                ["python3", "-I", "-S", f"{HARNESS_ROOT}/keeper.py"],
                 self.scratch,
                 worker_lifetime_limits(limits),
                 uid=self.uid,

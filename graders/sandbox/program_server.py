@@ -30,6 +30,7 @@ with open("/proc/self/status", "rb") as _status:  # a fresh program's address sp
 
 import base64  # noqa: E402 - the two snapshots above must come first
 import ctypes  # noqa: E402
+import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import resource  # noqa: E402
@@ -178,6 +179,11 @@ def _serve():
     _dumpable(0)
     channel = socket.socket(fileno=CHANNEL_FD)
     pristine = _snapshot(ROOT)
+    # Every object the server holds joins the collector's permanent generation: a run's child
+    # then never walks them (its collections and its interpreter's final one), so it does not
+    # copy the server's pages on write. It halves a run's CPU (a program that does nothing:
+    # from about 12 to 6 ms). Invisible to a run: source naming the collector runs fresh.
+    gc.freeze()
     _answer(channel, {"ready": True})
     while True:
         packet, fds, _flags, _address = socket.recv_fds(channel, PACKET, 3)
@@ -292,17 +298,22 @@ if __name__ == "__main__":
     _job = _serve()
     _code, _main = _enter(*_job)
     del _job
-    if _code is None:
-        _forget_file(_main)
-        sys.exit(1)
     try:
-        exec(_code, _main.__dict__)  # noqa: S102 - the student's program, in its sandbox
-    except SystemExit:
-        raise
-    except BaseException as _error:  # noqa: BLE001 - reported as the interpreter would
+        if _code is None:
+            _forget_file(_main)
+            sys.exit(1)
+        try:
+            exec(_code, _main.__dict__)  # noqa: S102 - the student's program, in its sandbox
+        except SystemExit:
+            raise
+        except BaseException as _error:  # noqa: BLE001 - reported as the interpreter would
+            _flush()
+            _print_error(_error, _error.__traceback__ and _error.__traceback__.tb_next)
+            _forget_file(_main)
+            sys.exit(1)
         _flush()
-        _print_error(_error, _error.__traceback__ and _error.__traceback__.tb_next)
         _forget_file(_main)
-        sys.exit(1)
-    _flush()
-    _forget_file(_main)
+    finally:
+        # These globals are frozen (never collected): holding the program's __main__ here
+        # would keep its objects, and their finalizers, alive past the interpreter's end.
+        del _code, _main

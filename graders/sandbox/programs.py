@@ -44,14 +44,15 @@ SERVER_MB = 64  # the server's own memory, beside a run's (each run's child has 
 # Source text that makes a workspace's programs run fresh. A forked child differs from a fresh
 # interpreter only in what these reach: its frames and the stack below it, the pid and parent
 # (the server) and its process group, the process count (the server is one), the modules the
-# server loaded, the recursion limit (raised by the server's one frame), Ctrl-C's exit.
+# server loaded, the recursion limit (raised by the server's one frame), Ctrl-C's exit, the
+# collector (the server's objects are frozen in its permanent generation).
 FRESH_MARKERS = (
     b"_getframe", b"inspect", b"f_back", b"tb_frame", b"gi_frame", b"print_stack",
     b"format_stack", b"extract_stack", b"walk_stack", b"faulthandler", b"recursionlimit",
     b"sys.modules", b"getpid", b"getppid", b"kill", b"signal", b"setsid", b"getsid",
     b"getpgid", b"getpgrp", b"setpgid", b"resource", b"getrlimit", b"ctypes", b"/proc",
     b"KeyboardInterrupt", b"subprocess", b"system(", b"popen", b"spawn", b"os.exec", b"gc.",
-    b"ptrace", b"prctl", b"orig_argv", b"getrusage", b"process_time",
+    b"import gc", b"from gc", b"ptrace", b"prctl", b"orig_argv", b"getrusage", b"process_time",
 )
 
 

@@ -107,6 +107,14 @@ def test_the_keeper_never_imports_the_driver_or_the_student(worker):
     assert not {"student", "grader_driver", "child_guard"} & set(keeper)
 
 
+def test_the_keeper_starts_light_and_the_child_as_before(worker):
+    """Issue 29: the keeper (no student code) starts without `site` or `typing`; the child
+    that runs student code still has `typing` loaded before the guard, as it always had."""
+    keeper = set(worker.call(MODULES_PROBE))
+    assert not {"site", "typing"} & keeper
+    assert {"typing", "site"} <= set(worker.call("modules"))
+
+
 def _tree(root: int) -> dict[int, tuple[int, str]]:
     """``pid -> (parent pid, command line)`` of ``root`` and everything below it."""
     found: dict[int, tuple[int, str]] = {}
@@ -129,7 +137,7 @@ def _tree(root: int) -> dict[int, tuple[int, str]]:
 
 def _runs(command: str, program: str) -> bool:
     """Whether ``command`` is the sandbox's python running the harness's ``program``."""
-    return re.match(rf"\S*python\S* -I \S*/{re.escape(program)} $", command) is not None
+    return re.match(rf"\S*python\S* -I (-S )?\S*/{re.escape(program)} $", command) is not None
 
 
 def _memory_holds(pid: int, secrets: list[bytes]) -> bool:

@@ -70,6 +70,25 @@ PROBES = {
         import json, base64
         print(json.dumps([1]), base64.MARK)
     """,
+    "finalizers_at_exit": """
+        import weakref
+        class Loud:
+            def __init__(self, name):
+                self.name, self.me = name, self  # a cycle: only the collector frees it
+            def __del__(self):
+                print("freed", self.name, flush=True)
+        def counting():
+            try:
+                yield 1
+            finally:
+                print("generator closed", flush=True)
+        Loud("in a cycle")
+        started = counting()
+        next(started)
+        kept = Loud("kept to the end")
+        weakref.finalize(kept, print, "finalize callback")
+        print("main done")
+    """,
     "syntax_error": "def broken(:\n    pass\n",
     "flood": "while True:\n    print('x' * 1000)\n",
     "hang": "while True:\n    pass\n",
@@ -138,6 +157,16 @@ def test_source_that_reaches_the_interpreter_runs_fresh(sandbox, tmp_path):
     assert needs_fresh(workspace) == "peek.py uses recursionlimit"
     assert sandbox.run(workspace, ["python3", "peek.py"], LIMITS).stdout == "1000\n"
     assert sandbox.served(workspace, LIMITS) == 0
+
+
+def test_source_that_names_the_collector_runs_fresh(tmp_path):
+    """The server's objects are frozen in the collector's permanent generation: only source
+    that could see it tells; it runs fresh."""
+    for source in ("import gc as g\n", "from gc import get_objects\n", "gc.collect()\n"):
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        (folder / "prog.py").write_text(source, encoding="utf-8")
+        assert needs_fresh(folder) is not None, source
 
 
 def test_only_plain_program_commands_are_served():

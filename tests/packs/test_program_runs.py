@@ -108,8 +108,9 @@ def test_server_runs_match_fresh_runs(sandbox, tmp_path, pack_id, source):
                 again = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
                                                 extra=extra), pack)
                 # A program whose very end depends on the machine's load (fork_memory_bomb:
-                # 30 children sleeping 3 s near a 5 s limit) may end either way on either
-                # path: one of two server runs must end as one of two fresh runs did.
+                # children filling 400 MB each under one memory cgroup, then sleeping) may
+                # end either way on either path: one of two server runs must end as one of
+                # two fresh runs did.
                 if not _agrees(server, fresh, again):
                     server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin,
                                                extra=extra), pack)

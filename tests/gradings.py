@@ -7,23 +7,27 @@ each repository sample was graded, by path and by content (a test's copy of a sa
 export holding it, is the same content). Gradings started in another process (``grade`` run
 as a subprocess) are not counted. The run cache (:mod:`tests.run_cache`) notes, beside the
 file, how long each worker waited for each entry and spent making or re-reading it: the
-summary names the waits, the time a core sat idle. Each test's processor time (its process
-and the child processes it waited for: a sandboxed process some other process reaps is not
-counted, so sandbox-heavy files read low) is noted too, and summed by folder and file: unlike
-the durations, it barely grows when other work loads the machine.
+summary names the waits, the time a core sat idle. Each test's processor time is noted too,
+and summed by folder, file and test: unlike the durations, it barely grows when other work
+loads the machine. Where a cgroup-v1 ``cpuacct`` group can be made (root), each worker joins
+one and a test's time is that of every process the worker started meanwhile, sandboxes
+included; elsewhere it is the worker's own and the children it waited for (a sandboxed
+process some other process reaps is not counted, so sandbox-heavy files read low).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import resource
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from benchmarks.cpu_account import join_group
 from graders.pack import project_root
 
 COUNT_ENV = "GRADERS_COUNT_GRADINGS"
@@ -67,16 +71,27 @@ def _processor_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+@functools.cache
+def _account() -> tuple[Callable[[], float], str]:
+    """This worker's processor-time clock and what it counts: its cpuacct group where one can
+    be made (every process it starts), else its own and its reaped children's time."""
+    account = join_group(f"graders-suite-{os.getpid()}")
+    if account is None:
+        return _processor_seconds, "rusage"
+    return account.seconds, "group"
+
+
 @contextmanager
 def processor_time(nodeid: str) -> Iterator[None]:
     """Notes the processor seconds the test ``nodeid`` (setup, call and teardown) used."""
     log = os.environ.get(COUNT_ENV)
-    before = _processor_seconds()
+    clock, kind = _account() if log else (_processor_seconds, "rusage")
+    before = clock()
     yield
     if log:
-        used = _processor_seconds() - before
+        used = clock() - before
         with Path(f"{log}.cpu").open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps([nodeid.split("::")[0], round(used, 2)]) + "\n")
+            handle.write(json.dumps([nodeid, round(used, 2), kind]) + "\n")
 
 
 def _origin(source: Path) -> str:
@@ -123,21 +138,28 @@ def _entry_lines(path: Path) -> list[str]:
 
 
 def _cpu_lines(path: Path) -> list[str]:
-    """Processor seconds by test folder, and the costliest files."""
+    """Processor seconds by test folder, the costliest files, and the costliest tests."""
     if not path.is_file():
         return []
-    files: dict[str, float] = defaultdict(float)
+    tests: dict[str, float] = defaultdict(float)
+    kinds = set()
     for line in path.read_text("utf-8").splitlines():
         if line:
-            name, used = json.loads(line)
-            files[name] += used
-    total = sum(files.values()) or 1.0
+            nodeid, used, kind = json.loads(line)
+            tests[nodeid] += used
+            kinds.add(kind)
+    total = sum(tests.values()) or 1.0
+    files: dict[str, float] = defaultdict(float)
     folders: dict[str, float] = defaultdict(float)
-    for name, used in files.items():
-        folders["/".join(name.split("/")[:2])] += used
-    lines = [f"processor time: {total:.0f} s in all (tests and the children they waited for)"]
-    lines += [f"  {used:6.0f} s {used / total:4.0%} {folder}"
-              for folder, used in sorted(folders.items(), key=lambda kv: -kv[1])]
-    lines += [f"  {used:6.0f} s {used / total:4.0%}   {name}"
-              for name, used in sorted(files.items(), key=lambda kv: -kv[1])[:20]]
+    for nodeid, used in tests.items():
+        files[nodeid.split("::")[0]] += used
+        folders["/".join(nodeid.split("/")[:2])] += used
+    counted = ("every process each worker started, sandboxes included" if kinds == {"group"}
+               else "tests and the children they waited for: sandboxes reaped elsewhere "
+               "are not counted")
+    lines = [f"processor time: {total:.0f} s in all ({counted})"]
+    for table, count, indent in ((folders, None, ""), (files, 20, "  "), (tests, 25, "    ")):
+        lines += [f"  {used:6.0f} s {used / total:4.0%} {indent}{name}"
+                  for name, used in sorted(table.items(), key=lambda kv: -kv[1])[:count]]
     return lines
+

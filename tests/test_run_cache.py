@@ -27,13 +27,16 @@ def test_a_keyed_entry_is_made_once_per_key(tmp_path: Path, tmp_path_factory, mo
     assert "run cache: 3 asks for 1 entries" in summary
 
 
-def test_the_summary_sums_processor_time_by_folder_and_file(tmp_path: Path, monkeypatch):
+def test_the_summary_sums_processor_time_by_folder_file_and_test(tmp_path: Path, monkeypatch):
     monkeypatch.setenv(gradings.COUNT_ENV, str(tmp_path / "count.jsonl"))
-    for nodeid in ("tests/kit/test_a.py::t1", "tests/kit/test_a.py::t2", "tests/style/b.py::t"):
+    tests = ["tests/kit/test_a.py::t1", "tests/kit/test_a.py::t2", "tests/style/b.py::t",
+             "tests/test_top.py::t"]
+    for nodeid in [*tests, "test_pack_own.py::t"]:  # the last: a grading session's own item
         with gradings.processor_time(nodeid):
             sum(range(10_000))
     lines = gradings._cpu_lines(tmp_path / "count.jsonl.cpu")
     assert lines[0].startswith("processor time:")
-    assert {line.split()[-1] for line in lines[1:3]} == {"tests/kit", "tests/style"}
-    assert {line.split()[-1] for line in lines[3:]} == {"tests/kit/test_a.py",
-                                                        "tests/style/b.py"}
+    names = [line.split()[-1] for line in lines[1:]]
+    assert set(names[:3]) == {"tests/kit", "tests/style", "tests"}
+    assert set(names[3:6]) == {"tests/kit/test_a.py", "tests/style/b.py", "tests/test_top.py"}
+    assert sorted(names[6:]) == sorted(tests)

@@ -33,7 +33,7 @@ def tools_dir() -> Path:
     return Path(os.environ.get("GRADER_TOOLS_DIR") or project_root() / ".tools").resolve()
 
 
-def answers_dir(name: str) -> Path | None:
+def answers_dir(name: str) -> Path:
     """Where the answers of tool ``name`` are kept between runs (:mod:`graders.style.answers`):
     beside its environment, so they go with it."""
     return tools_dir() / f"{name}.answers"

@@ -18,6 +18,7 @@ from fnmatch import fnmatch
 from importlib import metadata
 from pathlib import Path
 
+from graders import PACKAGE_DIR
 from graders.errors import GraderError
 from graders.kit import record
 from graders.kit.collect import collect
@@ -27,6 +28,7 @@ from graders.kit.slicer import KIT
 from graders.kit.vendor import vendor
 from graders.pack import Pack
 from graders.sandbox import HARNESS_MODULES, harness_entries
+from graders.style.python_ta import RUNNER
 
 RUNTIME = Path(__file__).with_name("runtime")
 SANDBOX = Path(__file__).resolve().parent.parent / "sandbox"
@@ -102,6 +104,8 @@ def write_tree(pack: Pack, target: Path) -> tuple[Path, dict[str, set[str]]]:
         _write(private / where, (RUNTIME / name).read_text("utf-8"))
     for module in (*HARNESS_LOOPS, *HARNESS_MODULES):
         _write(private / "harness" / module.name, module.read_text("utf-8"))
+    if (private / "style" / "answers.py").is_file():  # its answers' key reads the runner
+        _write(private / "style" / RUNNER, (PACKAGE_DIR / "style" / RUNNER).read_text("utf-8"))
     if pack.driver.is_file():
         _write(private / "harness" / "grader_driver.py", pack.driver.read_text("utf-8"))
     for helper in sorted(pack.dir.glob("driver_*.py")):

@@ -29,7 +29,7 @@ What it checks
   Each check gets one line: PASS, FAIL (with what was expected, what your code gave, and what
   to fix) or ERROR (the pre-check could not run that test; not your fault). A public test shows
   the points it is worth; a broken rule shows the points it takes off.
-  It ends with exit status 0 when everything public passes, 1 otherwise.
+  It ends with exit status 0 when everything public passes, 1 otherwise.{kept}
 
 What it cannot see
   The instructor also runs hidden tests (other positions, other inputs, your functions against
@@ -53,4 +53,7 @@ def readme_text(pack: Pack, public_tests: list[str]) -> str:
                 f"{', '.join(locked)}" if locked else ""),
         rules=", ".join(sorted({rule.name for rule in spec.rules})) or "none for this assignment",
         tests=", ".join(public_tests) or "none",
+        kept=(f"\n  What {', '.join(tool.name for tool in spec.tools)} said about a file is kept "
+              "in _precheck/kept/: the next run checks\n  only the files you changed (delete "
+              "that folder to check everything again).") if spec.tools else "",
     )

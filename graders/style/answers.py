@@ -15,9 +15,10 @@ Only answers that do not depend on the machine's load are kept: a report python_
 (with or without messages) or refused for a reason in the file (a ``pylint:`` comment). A file
 python_ta ran out of time on, or crashed on, is asked again next time.
 
-The answers live beside the tool's environment (``graders.tools.answers_dir``); the student
-pre-check runs once and keeps none. Each answer is one small JSON file, written atomically,
-so parallel workers share the folder safely.
+The answers live beside the tool's environment (``graders.tools.answers_dir``); the student's
+pre-check keeps its own inside the kit, keyed by the student's installed versions, so running
+it again costs python_ta time only for the files that changed. Each answer is one small JSON
+file, written atomically, so parallel workers share the folder safely.
 """
 
 from __future__ import annotations

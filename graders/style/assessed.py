@@ -97,8 +97,8 @@ def answers(pack: Pack, batch_memo: dict[str, Any]) -> Answers:
     """Where this pack's python_ta answers are kept between runs (graders/style/answers.py),
     made once per grading session."""
     if "python_ta:answers" not in batch_memo:
-        home = answers_dir(python_ta.TOOL)  # None in the student's pre-check
-        versions = tool_of(pack, python_ta.TOOL).versions() if home is not None else {}
+        home = answers_dir(python_ta.TOOL)
+        versions = tool_of(pack, python_ta.TOOL).versions()
         config = pack.template_text(Settings.of(pack).config)
         batch_memo["python_ta:answers"] = Answers(home, config, versions)
     kept: Answers = batch_memo["python_ta:answers"]

@@ -20,6 +20,7 @@ import pytest
 from graders.batch import BatchRequest
 from graders.pack import get_pack
 from graders.selfcheck import sample_sources
+from graders.style.python_ta import RUNNER
 from graders.submissions import student_id
 from graders.verdict import cause_weights, is_notice, problems, public_points
 from tests.kit.conftest import PACKS
@@ -55,25 +56,33 @@ GRADER_SIDE = {"missing-module"}
 pytestmark = pytest.mark.long
 
 
-def run_precheck(python: Path, kit: Path, source: Path, out: Path,
-                 into_kit: bool) -> tuple[int, str, list[list[str]], dict]:
+def run_precheck(python: Path, kit: Path, source: Path, out: Path, into_kit: bool,
+                 kept: Path | None = None) -> tuple[int, str, list[list[str]], dict]:
     """The kit's pre-check on ``source``: its files copied into the kit as a student would
     (``into_kit``), else named on the command line (a folder or a .zip). Exit status, what
-    it printed, the processes it started, and its verdict as data."""
+    it printed, the processes it started, and its verdict as data. ``kept``: where the tools'
+    answers are kept (else the kit's own folder)."""
     student = out / "student"
     shutil.copytree(kit, student)
-    (out / "counting.py").write_text(COUNTING, encoding="utf-8")
-    argv = [str(python), str(out / "counting.py")]
     if into_kit:
         for path in source.iterdir():
             shutil.copyfile(path, student / path.name)
-    else:
-        argv.append(str(source))
+    return precheck_in(python, student, out, [] if into_kit else [str(source)], kept)
+
+
+def precheck_in(python: Path, student: Path, out: Path, args: list[str],
+                kept: Path | None = None) -> tuple[int, str, list[list[str]], dict]:
+    """``python3 precheck.py ARGS`` in the kit folder ``student``, as :func:`run_precheck`."""
+    (out / "counting.py").write_text(COUNTING, encoding="utf-8")
+    for name in ("verdict.json", "starts.json"):
+        (out / name).unlink(missing_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env["PRECHECK_JSON"] = str(out / "verdict.json")
     env["PRECHECK_STARTS"] = str(out / "starts.json")
-    done = subprocess.run(argv, cwd=student, env=env, capture_output=True, text=True,
-                          timeout=600, check=False)
+    if kept is not None:
+        env["PRECHECK_ANSWERS"] = str(kept)
+    done = subprocess.run([str(python), str(out / "counting.py"), *args], cwd=student, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
     verdict = json.loads((out / "verdict.json").read_text()) if (out / "verdict.json").is_file() \
         else {}
     return done.returncode, done.stdout + done.stderr, _read(out / "starts.json"), verdict
@@ -131,7 +140,9 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
         index, source = index_source
         place = tmp_path / f"run{index}"
         place.mkdir()
-        return source, run_precheck(python, kit, source, place, index == 0)
+        # One store of the tools' answers for the pack's pre-checks: a file python_ta saw
+        # in one sample (the starter's, a file the samples share) is analysed once.
+        return source, run_precheck(python, kit, source, place, index == 0, tmp_path / "kept")
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(check, enumerate(sources)))
@@ -156,3 +167,36 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
             assert f"NOTE {notice.title} [{notice.rule}] (0 points" in printed, printed
         if source == pack.reference_dir:
             assert code == 0 and "All public tests pass" in printed, printed[-3000:]
+
+
+@pytest.mark.parametrize("pack_id", [p for p in PACKS if any(
+    tool.name == "python_ta" for tool in get_pack(p).declaration.tools)])
+def test_a_second_precheck_of_the_same_files_runs_no_python_ta(pack_id, kit_zip, kit_python,
+                                                               tmp_path):
+    """The student runs the pre-check again in the same kit folder: python_ta's answers about
+    unchanged files (theirs and the starter's) are kept in the kit, so it does not run, and
+    the verdict is the first run's."""
+    pack = get_pack(pack_id)
+    with zipfile.ZipFile(kit_zip(pack_id)) as archive:
+        archive.extractall(tmp_path / "unzipped")
+    kit = tmp_path / "unzipped" / f"{pack_id}-kit"
+    python = kit_python(pack_id, kit / "requirements.txt")
+    for path in pack.reference_dir.iterdir():
+        shutil.copyfile(path, kit / path.name)
+    runs = []
+    for attempt in ("first", "again"):
+        (tmp_path / attempt).mkdir()
+        runs.append(precheck_in(python, kit, tmp_path / attempt, []))
+    (code, printed, starts, verdict), (code_again, printed_again, starts_again, again) = runs
+    tool_runs = [[arg for arg in argv if arg.endswith(RUNNER)] for argv in starts]
+    assert any(tool_runs), starts  # the first run asked the tool
+    assert not any(arg.endswith(RUNNER) for argv in starts_again for arg in argv), starts_again
+    assert (kit / "_precheck" / "kept").is_dir()
+    assert code_again == code == 0, printed_again[-3000:]
+    assert _without_times(again) == _without_times(verdict)
+    assert printed_again == printed
+
+
+def _without_times(verdict: dict) -> dict:
+    return {**verdict, "tests": [{k: v for k, v in test.items() if k != "seconds"}
+                                 for test in verdict["tests"]]}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 
+from _precheck import PACKAGE_DIR
 from _precheck.sandbox.isolation import HARNESS_ROOT, TOOLS_ROOT, Limits
 
 
@@ -42,6 +43,11 @@ class KitTool:
                         "run the pre-check again")
         return None
 
+    def versions(self) -> dict[str, str]:
+        """Installed distribution -> version in this environment (what the answers kept for
+        this tool are keyed by: another install asks python_ta again)."""
+        return {dist.metadata["Name"]: dist.version for dist in metadata.distributions()}
+
     def command(self, script: str, args=()) -> list[str]:
         return [f"{TOOLS_ROOT}/{self.name}/bin/python", "-I", f"{HARNESS_ROOT}/{script}", *args]
 
@@ -59,6 +65,8 @@ def tool_of(pack, name: str) -> KitTool:
     raise KeyError(f"pack {pack.id!r} declares no tool {name!r}")
 
 
-def answers_dir(name: str) -> None:
-    """The pre-check runs once on the student's machine: no answer is kept for another run."""
-    return None
+def answers_dir(name: str) -> Path:
+    """Where the answers of tool ``name`` are kept between pre-checks: ``$PRECHECK_ANSWERS``,
+    else inside the kit's own ``_precheck`` folder. A student who runs the pre-check again
+    pays python_ta only for the files they changed; the starter's answers are made once."""
+    return Path(os.environ.get("PRECHECK_ANSWERS") or PACKAGE_DIR / "kept") / name

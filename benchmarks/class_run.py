@@ -10,6 +10,7 @@ batch runs (sandboxed processes are not counted). Nothing is asserted.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import shutil
@@ -116,10 +117,18 @@ def grade_class(pack: Pack, size: int, jobs: int) -> ClassRun:
     """Grade a class of ``size`` at ``jobs`` (reports written) and measure it."""
     with tempfile.TemporaryDirectory() as temp:
         sources = build_class(pack, size, Path(temp) / "class")
+        _reset_peak()
         with _Watch() as watch:
             started = time.perf_counter()
             grade_batch(BatchRequest(pack=pack, sources=sources, jobs=jobs, fresh=True,
                                      out_dir=Path(temp) / "reports"))
             seconds = time.perf_counter() - started
-    parent = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    parent = _peak_mb(os.getpid()) or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return ClassRun(size, jobs, seconds, parent, watch.peaks)
+
+
+def _reset_peak() -> None:
+    """Start this process's peak resident memory afresh (Linux: ``clear_refs`` 5), so a class
+    graded after another pack's reports its own peak, not the run's."""
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")

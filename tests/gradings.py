@@ -84,10 +84,9 @@ def _account() -> tuple[Callable[[], float], str]:
 @contextmanager
 def processor_time(nodeid: str) -> Iterator[None]:
     """Notes the processor seconds the test ``nodeid`` (setup, call and teardown) used."""
-    log = os.environ.get(COUNT_ENV)
     # A grading session the test starts runs its own items (the toy pack's tests sit under
     # tests/): they are the test's time, counted once, by the test.
-    log = log if nodeid.startswith("tests/") else None
+    log = os.environ.get(COUNT_ENV) if nodeid.startswith("tests/") else None
     clock, kind = _account() if log else (_processor_seconds, "rusage")
     before = clock()
     yield
@@ -166,4 +165,3 @@ def _cpu_lines(path: Path) -> list[str]:
         lines += [f"  {used:6.0f} s {used / total:4.0%} {indent}{name}"
                   for name, used in sorted(table.items(), key=lambda kv: -kv[1])[:count]]
     return lines
-

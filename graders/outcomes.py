@@ -3,8 +3,9 @@
 Below both the batch and its routes, so that each of them, and each view (console, report,
 export), reads these without importing the batch. The result constructors are here and only
 here: :func:`mark` (a graded student), :func:`broken` (a grader error for one student) and
-:func:`missing` (a roster row with no submission). :func:`grading_key` is the one key a stored
-result is reused under; :func:`digest_pack` the digest of everything that could change a mark.
+:func:`missing` (a roster row with no submission); :func:`remark` puts a stored result under a
+new due date. :func:`grading_key` is the one key a stored result is reused under;
+:func:`digest_pack` the digest of everything that could change what the tests find.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from graders.environment import module_notes
 from graders.intake.base import Found
 from graders.intake.roster import Person
 from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
+from graders.overrides import restore
 from graders.pack import PACKS_DIR, Pack
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Isolation
@@ -55,6 +57,7 @@ class BatchOutcome:
     isolation: Isolation
     grader_errors: list[str] = field(default_factory=list)
     reused: int = 0
+    remarked: int = 0  # of the reused, marked again under this run's due date
     shared: tuple[SharedLines, ...] = ()  # class consensus: lines no bundled starter has
 
     @property
@@ -103,12 +106,31 @@ def mark(
     )
 
 
+def remark(pack: Pack, stored: SubmissionResult, submission: Submission,
+           options: GradeOptions) -> SubmissionResult | None:
+    """``stored`` marked again under this run's due date and the submission's hand-in time,
+    or None when its marks do not change. The late rule is the one part of a mark that
+    neither the files nor the pack decide: an instructor who moves the due date gets every
+    late deduction recomputed without a test being run again. The grader's own marks are
+    restored first (the report writer applies the TA's overrides again)."""
+    restore(stored)
+    deductions = deductions_for(stored.violations)
+    late = late_deduction(pack, submission.submitted_at, options.due,
+                          total_of(stored.criteria, deductions))
+    deductions += [late] if late else []
+    if deductions == stored.deductions:
+        return None
+    stored.deductions = deductions
+    stored.total = total_of(stored.criteria, deductions)
+    return stored
+
+
 def grading_key(pack: Pack, submission: Submission, options: GradeOptions) -> str:
-    """The ONE key a stored result is reused under: anything that could change a mark is in
-    it (files, intake problems, pack and engine digest with hidden inputs, mode, effective due
-    date, submission time, isolation level, the batch's class consensus). Any change
-    regrades."""
-    due = options.due or pack.declaration.late.due
+    """The ONE key a stored result is reused under: anything that could change what the tests
+    and rules find is in it (files, intake problems, pack and engine digest with hidden
+    inputs, mode, isolation level, the batch's class consensus). Any change regrades. The due
+    date and the hand-in time are not: they change only the late deduction, which
+    :func:`remark` recomputes on every reuse."""
     payload = {
         "student": submission.id,
         "files": {
@@ -119,8 +141,6 @@ def grading_key(pack: Pack, submission: Submission, options: GradeOptions) -> st
         "problems": [problem.to_dict() for problem in submission.problems],
         "pack": options.pack_digest,
         "mode": "check" if options.public_only else "full",
-        "due": due.isoformat() if due else None,
-        "submitted_at": submission.submitted_at.isoformat() if submission.submitted_at else None,
         "isolation": options.isolation.value if options.isolation else None,
         "class_starter": [[file, list(lines)] for file, lines in options.shared],
     }

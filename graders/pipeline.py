@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import shutil
 import tempfile
 import traceback
@@ -38,7 +39,7 @@ from graders.cluster_access import ClusterAccess
 from graders.consensus import as_option, class_consensus
 from graders.errors import GraderError
 from graders.feedback import FeedbackWriter
-from graders.gradelog import batch_log
+from graders.gradelog import SafeRecords, batch_log
 from graders.intake.base import Found
 from graders.intake.people import missing_id
 from graders.intake.plain import single
@@ -53,6 +54,7 @@ from graders.outcomes import (
     grading_key,
     identify,
     missing,
+    remark,
 )
 from graders.pack import Pack
 from graders.report import ReportWriter
@@ -63,6 +65,8 @@ from graders.stages import Writing, WrittenShare, intake, logged, prepare_all, w
 from graders.submissions import Submission
 from graders.tools import unready_tools
 
+log = logging.getLogger(__name__)
+log.addFilter(SafeRecords())
 SETUP_COMMAND = "sudo apt-get install -y bubblewrap"
 #: A share of submissions with its results, as a route hands them back.
 Returned = tuple[list[Submission], ShareResults | WrittenShare]
@@ -223,9 +227,17 @@ def _grade(
     for submission in prepared.submissions:
         key = grading_key(request.pack, submission, options)
         cached = writer.cached(submission.id, key) if writer and not request.fresh else None
+        remarked = None
+        try:  # a stored result under this run's due date and hand-in time
+            remarked = remark(request.pack, cached, submission, options) if cached else None
+        except Exception:  # noqa: BLE001 - graded again: the mark stage reports the problem
+            cached = None
         if cached is not None:
             outcome.reused += 1
-            emit(cached, stored=True)
+            outcome.remarked += remarked is not None
+            log.info("reuse: %s: unchanged since %s%s", submission.id, cached.graded_at,
+                     "; marked again for this run's due date" if remarked else "")
+            emit(remarked or cached, stored=remarked is None)
         else:
             pending.append(submission)
     writing = (Writing(writer.out_dir, feedback=not request.public_only, due=request.due,

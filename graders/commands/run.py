@@ -190,8 +190,10 @@ def grade_one(request: BatchRequest, intake: Intake, where: gradebook.Where) -> 
     console.isolation_line(outcome.isolation)
     console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
     console.class_starter(outcome.shared)
+    again = (f", {outcome.remarked} of them marked again for the due date"
+             if outcome.remarked else "")
     console.console.print(
         f"Reports: {escape(str(target / 'index.html'))} (reused {outcome.reused} "
-        "unchanged result(s); --fresh regrades them)"
+        f"unchanged result(s){again}; --fresh regrades them)"
     )
     return outcome.ok

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
+from copy import deepcopy
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -129,22 +131,40 @@ def test_two_submissions_with_one_student_id_get_two_rows(tmp_path: Path):
     assert {row["total"] for row in _rows(out).values()} == {"100", "85"}
 
 
-def test_the_grading_key_changes_with_everything_that_can_change_a_mark(tmp_path: Path):
-    # issue 13 point 4: due date, submission time, hidden inputs and isolation were left out.
+def test_the_grading_key_changes_with_everything_the_tests_can_find(tmp_path: Path):
+    # issue 13 point 4: hidden inputs and isolation were left out. The due date and the hand-in
+    # time change only the late deduction, which every reuse recomputes (below, and
+    # test_a_rerun_with_another_due_date_changes_the_late_deduction): not in the key.
     submission = prepare(SAMPLES / "correct", PACK, tmp_path / "work")
     options = GradeOptions(isolation=Isolation.BUBBLEWRAP, pack_digest=digest_pack(PACK))
     key = grading_key(PACK, submission, options)
     assert key == grading_key(PACK, submission, options)
     due = datetime.fromisoformat("2024-10-31T23:59:00+00:00")
+    assert key == grading_key(PACK, replace(submission, submitted_at=due),
+                              replace(options, due=due))
     changed = [
-        grading_key(PACK, submission, replace(options, due=due)),
-        grading_key(PACK, submission, replace(options, due=due + timedelta(hours=1))),
-        grading_key(PACK, replace(submission, submitted_at=due), options),
         grading_key(PACK, submission, replace(options, isolation=Isolation.RLIMITS)),
         grading_key(PACK, submission, replace(options, public_only=True)),
         grading_key(PACK, replace(submission, files={"myAltNimFunctions.py": ""}), options),
+        grading_key(PACK, submission, replace(options, pack_digest="another")),
     ]
     assert len({key, *changed}) == len(changed) + 1
+
+
+def test_a_stored_result_is_marked_again_under_a_new_due_date(sample_results, tmp_path: Path):
+    correct = TIPPY.fixtures_dir / "submissions" / "correct"  # tippy: 5 % per started hour
+    submission = prepare(correct, TIPPY, tmp_path / "work")
+    submission.submitted_at = datetime.fromisoformat("2024-11-01T01:30:00+00:00")
+    options = GradeOptions(isolation=Isolation.BUBBLEWRAP, pack_digest=digest_pack(TIPPY))
+    stored = sample_results("tippy")["correct"]
+    assert stored.total == 100 and not stored.deductions
+    on_time = replace(options, due=datetime.fromisoformat("2024-11-01T02:00:00+00:00"))
+    assert outcomes.remark(TIPPY, deepcopy(stored), submission, on_time) is None
+    late = outcomes.remark(TIPPY, deepcopy(stored), submission,
+                           replace(options, due=datetime.fromisoformat("2024-11-01T00:00:00Z")))
+    assert late is not None and [d.reason for d in late.deductions] == [
+        "late by 1 h 30 min: 2 started hour(s) x 5%"]
+    assert late.total == 90 and late.tests == stored.tests
 
 
 def test_hidden_inputs_are_part_of_the_pack_digest(tmp_path: Path):
@@ -214,18 +234,19 @@ def tippy_runs(tmp_path_factory: pytest.TempPathFactory):
     times.write_text("student,submitted_at\nlate_2h10,2015-03-06T00:10:00-05:00\n"
                      "liar,2015-03-06T00:10:00-05:00\n")
     out = tmp / "reports"
-    codes, rows = [], []
+    codes, rows, logs = [], [], []
     for due in ("2015-03-05T22:00:00-0500", "2015-03-05T23:30:00-0500"):
         codes.append(main([str(batch), "-a", "tippy", "--out", str(out), "--due", due,
                            "--times", str(times)]))
         rows.append(_rows(out))
-    return codes, rows, out
+        logs.append((out / "grade.log").read_text(encoding="utf-8"))
+    return codes, rows, out, logs
 
 
 @pytest.mark.long  # tippy_runs grades a class twice
 def test_one_pathological_file_cannot_stop_the_class(tippy_runs):
     # issue 13 "done when": the correct student gets 100, the other one a row with a reason.
-    _, (rows, _), out = tippy_runs
+    _, (rows, _), out, _ = tippy_runs
     assert set(rows) == {"correct", "late_2h10", "liar", "long_sum"}
     assert rows["correct"]["total"] == "100" and rows["correct"]["status"] == "graded"
     stored = json.loads((out / "students" / "long_sum.json").read_text())
@@ -235,16 +256,22 @@ def test_one_pathological_file_cannot_stop_the_class(tippy_runs):
 
 def test_a_rerun_with_another_due_date_changes_the_late_deduction(tippy_runs):
     # issue 13 point 4: the old key left the due date out and kept the old deduction.
-    codes, (first, second), _ = tippy_runs
+    codes, (first, second), _, (_, log) = tippy_runs
     assert codes == [0, 0]
     assert first["late_2h10"]["total"] == "85"  # 2 h 10 min late: 3 started hours x 5 %
     assert second["late_2h10"]["total"] == "95"  # 40 min late: 1 started hour
     assert second["correct"]["total"] == "100"
+    # The tests' findings stand: nobody is graded a second time, the new due date marks the
+    # two late students' stored results again.
+    again = "; marked again for this run's due date"
+    reused = re.findall(r"reuse: (\S+): unchanged since \S+?(;.*)?$", log, re.M)
+    assert sorted(reused) == [("correct", ""), ("late_2h10", again), ("liar", again),
+                              ("long_sum", "")], log
 
 
 def test_a_students_own_time_file_is_ignored_named_and_cannot_change_the_deduction(tippy_runs):
     # issue 15 point 3: the zip claims an on-time hand-in; --times says 2 h 10 min late.
-    _, (first, second), out = tippy_runs
+    _, (first, second), out, _ = tippy_runs
     assert first["liar"]["total"] == "85" and second["liar"]["total"] == "95"
     stored = json.loads((out / "students" / "liar.json").read_text())
     ignored = [v for v in stored["violations"] if v["rule"] == "ignored-file"]

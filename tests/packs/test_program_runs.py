@@ -7,8 +7,10 @@ the two must agree on stdout, stderr, exit status, the timeout and output flags,
 verdict (``RunResult.problem``). Where they differ, a second fresh run tells what the program
 itself does differently from run to run (how much of a flood got through before the stop, the
 addresses in a ``repr``): those fields are left out, and exit status and flags must be
-those of one of the fresh runs. After a run that times out, a pack's tests stop waiting for
-that golden file (or, here, for that student's cases): so does this test. Submissions whose
+those of one of the fresh runs. A run that times out on both paths proves the two stop a
+program alike; the submission's remaining runs would only wait out the same limit again (the
+packs' own tests stop at a timeout too, per golden file), so this test stops there. Submissions
+whose
 files are the same bytes (the attacks on names hand in the correct solution) run the same
 programs: each such program is run once, under the first of its names.
 """
@@ -62,14 +64,14 @@ CASES = [pytest.param(pack_id, source, id=f"{pack_id}-{source.parent.name}-{sour
          for pack_id, pack in PACKS.items() for source in _sources(pack)]
 
 
-def _runs(pack: Pack) -> list[list[tuple[list[str], str, tuple[str, ...]]]]:
-    """Groups of (argv, stdin, hidden inputs): a group stops at its first timeout."""
+def _runs(pack: Pack) -> list[tuple[list[str], str, tuple[str, ...]]]:
+    """(argv, stdin, hidden inputs) of every run the pack's tests make, in their order."""
     if pack.id == "pnt":
         cases = {**pnt.parse_cases(pack.template_text("testcase.txt")),
                  pnt.SAMPLE_NAME: pnt.SAMPLE, **pnt.hidden_cases(pack)}
-        return [[([*pnt.PROGRAM, *position.argv()], "", ()) for position in cases.values()]]
-    return [[(run.argv, run.stdin, tuple(run.inputs)) for run in pack.declaration.golden_spec(
-        spec.name).runs] for spec in pack.declaration.golden]
+        return [([*pnt.PROGRAM, *position.argv()], "", ()) for position in cases.values()]
+    return [(run.argv, run.stdin, tuple(run.inputs)) for spec in pack.declaration.golden
+            for run in pack.declaration.golden_spec(spec.name).runs]
 
 
 def _seen(result: RunResult, pack: Pack) -> dict[str, object]:
@@ -97,26 +99,24 @@ def test_server_runs_match_fresh_runs(sandbox, tmp_path, pack_id, source):
     pack = PACKS[pack_id]
     workspace = prepare(source, pack, tmp_path / "work").workspace
     assert sandbox.programs == "server"
-    for group in _runs(pack):
-        for argv, stdin, inputs in group:
-            extra = {name: pack.fixtures_dir / "inputs" / name for name in inputs}
-            server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin, extra=extra),
-                           pack)
-            fresh = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
+    for argv, stdin, inputs in _runs(pack):
+        extra = {name: pack.fixtures_dir / "inputs" / name for name in inputs}
+        server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin, extra=extra), pack)
+        fresh = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin, extra=extra),
+                      pack)
+        if server != fresh:
+            again = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
                                             extra=extra), pack)
-            if server != fresh:
-                again = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
-                                                extra=extra), pack)
-                # A program whose very end depends on the machine's load (fork_memory_bomb:
-                # children filling 400 MB each under one memory cgroup, then sleeping) may
-                # end either way on either path: one of two server runs must end as one of
-                # two fresh runs did.
-                if not _agrees(server, fresh, again):
-                    server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin,
-                                               extra=extra), pack)
-                assert _agrees(server, fresh, again), (" ".join(argv), server, fresh, again)
-            if fresh["timed_out"]:
-                break
+            # A program whose very end depends on the machine's load (fork_memory_bomb:
+            # children filling 400 MB each under one memory cgroup, then sleeping) may
+            # end either way on either path: one of two server runs must end as one of
+            # two fresh runs did.
+            if not _agrees(server, fresh, again):
+                server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin,
+                                           extra=extra), pack)
+            assert _agrees(server, fresh, again), (" ".join(argv), server, fresh, again)
+        if fresh["timed_out"]:  # both paths stopped it alike: the rest would only wait again
+            break
     # Every workspace not sent fresh by its source had runs answered by its server.
     served = sandbox.served(workspace, pack.limits)
     assert bool(served) != bool(needs_fresh(workspace)) or fresh["timed_out"], served

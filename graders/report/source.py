@@ -7,6 +7,7 @@ templates escape every character the student wrote (no HTML from here is trusted
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath
@@ -36,9 +37,11 @@ def lines_of(text: str) -> list[str]:
     return lines
 
 
+@functools.lru_cache(maxsize=64)  # a starter file many students hand in is lexed once
 def highlighted(name: str, text: str) -> list[list[Part]]:
     """Each line of the file as ``(css class, text)`` parts ("" for plain text); the same
-    number of lines as :func:`lines_of`. Python files are highlighted, others shown plain."""
+    number of lines as :func:`lines_of`. Python files are highlighted, others shown plain.
+    The result is shared between callers: read it, never change it."""
     plain = [[("", line)] if line else [] for line in lines_of(text)]
     if not name.endswith(".py") or len(text) > MAX_HIGHLIGHT:
         return plain
@@ -61,6 +64,7 @@ def highlighted(name: str, text: str) -> list[list[Part]]:
     return rows if len(rows) == len(plain) else plain
 
 
+@functools.cache  # a few dozen token types, met thousands of times per file
 def _css(token: _TokenType) -> str:
     for kind, css in CLASSES:
         if token in kind:

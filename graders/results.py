@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -142,8 +143,21 @@ class SubmissionResult:
         return cls(**data)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new, never half.
+def results_json(results: Iterable[SubmissionResult]) -> Iterator[str]:
+    """``results.json`` piece by piece, the bytes ``json.dumps(list, indent=1)`` of every
+    result's :meth:`~SubmissionResult.to_json` would give: a class of 1,000 never holds the
+    whole text, nor every result as a dict, at once."""
+    opened = False
+    for result in results:
+        item = json.dumps(asdict(result), indent=1, default=str)
+        yield ("," if opened else "[") + "\n " + item.replace("\n", "\n ")
+        opened = True
+    yield "\n]" if opened else "[]"
+
+
+def write_atomic(path: Path, text: str | Iterable[str]) -> None:
+    """Write ``text`` (or its pieces, one after another) to ``path`` so that readers see the
+    old file or the new, never half.
 
     The file gets the permissions the umask allows (a TA sharing the machine can read reports
     under ``umask 022``), and its bytes reach the disk before the rename makes it visible."""
@@ -152,7 +166,8 @@ def write_atomic(path: Path, text: str) -> None:
     handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+            for piece in [text] if isinstance(text, str) else text:
+                stream.write(piece)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temp, path)

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from graders import citations, overrides
 from graders.pack import Pack
 from graders.report import boards, similar, stats, views
-from graders.results import OverrideRecord, SubmissionResult, write_atomic
+from graders.results import OverrideRecord, SubmissionResult, results_json, write_atomic
 from graders.sandbox import Isolation
 from graders.submissions import slugify
 
@@ -138,8 +138,7 @@ class ReportWriter:
         )
         write_atomic(self.out_dir / "index.html", html)
         write_atomic(self.out_dir / "marks.csv", marks_csv(results, [c.id for c in criteria]))
-        summary = [json.loads(r.to_json()) for r in results]
-        write_atomic(self.out_dir / "results.json", json.dumps(summary, indent=1))
+        write_atomic(self.out_dir / "results.json", results_json(results))
 
     def _loaded(self) -> tuple[list[overrides.Override], list[str]]:
         if self._overrides is None:

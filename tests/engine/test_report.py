@@ -28,7 +28,13 @@ from graders.report import (
     views,
     write_atomic,
 )
-from graders.results import CriterionMark, Deduction, SubmissionResult, ViolationRecord
+from graders.results import (
+    CriterionMark,
+    Deduction,
+    SubmissionResult,
+    ViolationRecord,
+    results_json,
+)
 from graders.results import TestOutcome as Outcome  # not "Test*": pytest would collect it
 from graders.sandbox import Isolation
 from graders.submissions import slugify
@@ -128,6 +134,19 @@ def test_results_json_holds_every_result(samples):
     outcome, report_dir = samples
     data = json.loads((report_dir / "results.json").read_text(encoding="utf-8"))
     assert [SubmissionResult.from_dict(item) for item in data] == outcome.results
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_results_json_is_written_piece_by_piece_as_one_dump_would_write_it(count, tmp_path):
+    """A class of 1,000 never holds all of results.json at once, and its bytes are those of
+    the one ``json.dumps`` of every result they replace."""
+    results = [full_result(student=f"s{index}") for index in range(count)]
+    pieces = list(results_json(results))
+    assert len(pieces) == count + 1
+    whole = json.dumps([json.loads(r.to_json()) for r in results], indent=1)
+    assert "".join(pieces) == whole
+    write_atomic(tmp_path / "results.json", iter(pieces))
+    assert (tmp_path / "results.json").read_text(encoding="utf-8") == whole
 
 
 def test_cached_result_is_reused_only_when_graded_from_the_same_inputs(tmp_path):

@@ -199,6 +199,11 @@ class Sandbox:
         server = self._servers.get((workspace.resolve(), limits))
         return server.runs if server is not None else 0
 
+    def preloaded(self, workspace: Path, limits: Limits) -> list[str]:
+        """The course packages ``workspace``'s program server keeps imported for its runs."""
+        server = self._servers.get((workspace.resolve(), limits))
+        return list(server.preloaded) if server is not None else []
+
     def scratch_copy(
         self, workspace: Path, uid: int, extra: Mapping[str, Path] | None = None
     ) -> Path:

@@ -1,8 +1,10 @@
 """The program server: runs a student's whole programs inside ONE sandbox, one fork per run.
 
 Copied into the sandbox as ``/harness/program_server.py`` and started as ``python3
-/harness/program_server.py`` (never ``-I``: the flags, environment and ``sys.path`` must be the
-ones ``python3 prog.py`` gets). Standard library only; nothing from ``graders`` is importable.
+/harness/program_server.py [MODULE...]`` (never ``-I``: the flags, environment and ``sys.path``
+must be the ones ``python3 prog.py`` gets). Standard library only; nothing from ``graders`` is
+importable. The MODULEs are the course's packages the programs import: imported once, before
+anything else, and kept for every run (see :func:`_preload`).
 
 Protocol (fd 3, a SOCK_SEQPACKET socket whose other end only the grader holds): the server
 sends ``{"ready": true}``; then each request is one JSON packet ``{"argv": [...], "cpu": s,
@@ -25,8 +27,67 @@ import sys
 
 _FRESH_MODULES = frozenset(sys.modules)  # what `python3 prog.py` has when prog.py starts
 _MAIN_KEYS = [key for key in globals() if key.startswith("__")]
-with open("/proc/self/status", "rb") as _status:  # a fresh program's address space at start
-    _FRESH_SIZE = 1024 * int(next(ln for ln in _status if ln.startswith(b"VmSize:")).split()[1])
+
+
+def _vm_size():
+    with open("/proc/self/status", "rb") as status:
+        return 1024 * int(next(line for line in status if line.startswith(b"VmSize:")).split()[1])
+
+
+_FRESH_SIZE = _vm_size()  # a fresh program's address space at start
+
+
+def _preload(names):
+    """Import the course's packages the programs import (``argv``: top-level names the grader
+    found; sympy takes 0.3 s a run), before anything of the server's own: every run then
+    finds them imported, as a fresh interpreter has them after its own ``import``. Returns the
+    modules a run keeps and the address space they take (charged to the run), or a reason
+    the server must not fork at all. Nothing is kept unless the imports left ``sys.path``
+    alone and no entry of /sandbox could have stood in for a module they loaded (a fresh run
+    finds the student's ``mpmath.py`` first); a module that starts a thread makes forking
+    unsafe (a child has only the forking thread). An import that prints is not kept either:
+    a fresh run's output would hold what it printed."""
+    if not names:
+        return frozenset(), 0, None
+    import os  # noqa: PLC0415 - loaded at start-up already: binds it, imports nothing
+
+    path, before, size = list(sys.path), frozenset(sys.modules), _vm_size()
+    saved = [os.dup(1), os.dup(2)]
+    said = os.memfd_create("printed")  # what the imports print
+    os.dup2(said, 1)
+    os.dup2(said, 2)
+    try:
+        failed = not all(_imported(name) for name in names if name.isidentifier())
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        printed = os.lseek(said, 0, os.SEEK_END) > 0
+        for fd in (*saved, said):
+            os.close(fd)
+    if len(os.listdir("/proc/self/task")) > 1:
+        return frozenset(), 0, "an imported module started a thread"
+    added = frozenset(sys.modules) - before
+    local = {entry.partition(".")[0] for entry in os.listdir("/sandbox")}
+    if failed or printed or sys.path != path or any(n.partition(".")[0] in local for n in added):
+        return frozenset(), 0, None  # a run imports them itself, as a fresh one does
+    return added, _vm_size() - size, None
+
+
+def _imported(name):
+    """Import ``name``; False when that failed other than by its absence (nothing loaded)."""
+    try:
+        __import__(name)
+    except ModuleNotFoundError as error:
+        return error.name == name
+    except BaseException:  # noqa: BLE001 - a run imports it itself, fresh, and sees why
+        return False
+    return True
+
+
+_PRELOADED, _PRELOADED_SIZE, _UNFORKABLE = _preload(sys.argv[1:])
+_KEPT = _FRESH_MODULES | _PRELOADED
 
 import base64  # noqa: E402 - the two snapshots above must come first
 import ctypes  # noqa: E402
@@ -45,11 +106,6 @@ PACKET = 8 * 1024 * 1024
 EXTRA_DEPTH = 2
 _BUILTINS = globals()["__builtins__"]
 _LOADER = sys.modules["_frozen_importlib_external"].SourceFileLoader
-
-
-def _size():
-    with open("/proc/self/status", "rb") as status:
-        return 1024 * int(next(line for line in status if line.startswith(b"VmSize:")).split()[1])
 
 
 def _dumpable(flag):
@@ -184,7 +240,10 @@ def _serve():
     # copy the server's pages on write. It halves a run's CPU (a program that does nothing:
     # from about 12 to 6 ms). Invisible to a run: source naming the collector runs fresh.
     gc.freeze()
-    _answer(channel, {"ready": True})
+    if _UNFORKABLE:
+        _answer(channel, {"unforkable": _UNFORKABLE})
+        os._exit(0)
+    _answer(channel, {"ready": True, "preloaded": [n for n in sys.argv[1:] if n in _PRELOADED]})
     while True:
         packet, fds, _flags, _address = socket.recv_fds(channel, PACKET, 3)
         if not packet:
@@ -231,13 +290,15 @@ def _enter(argv, source, path, cpu, memory):
     _dumpable(1)
     os.setsid()  # bwrap --new-session: the program leads its own session and group
     resource.setrlimit(resource.RLIMIT_CPU, (cpu + 1, cpu + 2))
-    room = memory + max(0, _size() - _FRESH_SIZE)
+    room = memory + max(0, _vm_size() - _FRESH_SIZE - _PRELOADED_SIZE)
     resource.setrlimit(resource.RLIMIT_AS, (room, room))
     os.chdir(ROOT)
     sys.argv = list(argv[1:])
     sys.orig_argv = [sys.orig_argv[0], *argv[1:]]
     sys.path[0] = os.path.realpath(os.path.dirname(path))
     _forget_modules()
+    if "random" in _PRELOADED:  # a fresh interpreter seeds it anew: not every run alike
+        sys.modules["random"].seed()
     main = _main_module(path)
     sys.setrecursionlimit(sys.getrecursionlimit() + EXTRA_DEPTH)
     try:
@@ -249,12 +310,12 @@ def _enter(argv, source, path, cpu, memory):
 
 
 def _forget_modules():
-    """Drop what the server imported: the program imports it afresh, from its own folder
-    first, as a fresh interpreter would."""
-    for name in [name for name in sys.modules if name not in _FRESH_MODULES]:
+    """Drop what the server imported for itself: the program imports it afresh, from its own
+    folder first, as a fresh interpreter would (the preloaded course packages stay)."""
+    for name in [name for name in sys.modules if name not in _KEPT]:
         module = sys.modules.pop(name)
         parent, _, child = name.rpartition(".")
-        if parent in _FRESH_MODULES and getattr(sys.modules.get(parent), child, None) is module:
+        if parent in _KEPT and getattr(sys.modules.get(parent), child, None) is module:
             delattr(sys.modules[parent], child)
 
 

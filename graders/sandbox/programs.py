@@ -16,6 +16,7 @@ forked child cannot show as a fresh interpreter does (:data:`FRESH_MARKERS`).
 
 from __future__ import annotations
 
+import ast
 import base64
 import contextlib
 import dataclasses
@@ -24,6 +25,7 @@ import os
 import select
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -40,6 +42,7 @@ SERVER_SOURCE = Path(__file__).with_name("program_server.py")
 STARTUP_SECONDS = 15.0
 MAX_PACKET = 150_000  # one request (argv and extra files); larger ones run fresh
 MAX_DEATHS = 2  # a workspace whose server died this often runs every program fresh
+MAX_PARSED = 1_000_000  # bytes of one file read for its imports (a larger one is not code)
 SERVER_MB = 64  # the server's own memory, beside a run's (each run's child has the run's cap)
 # Source text that makes a workspace's programs run fresh. A forked child differs from a fresh
 # interpreter only in what these reach: its frames and the stack below it, the pid and parent
@@ -63,6 +66,29 @@ def serves(command: Sequence[str]) -> bool:
     script = PurePosixPath(command[1])
     return (script.suffix == ".py" and not script.is_absolute() and ".." not in script.parts
             and not command[1].startswith("-"))
+
+
+def preloads(workspace: Path) -> list[str]:
+    """The modules the server imports once before its first run: every top-level name the
+    workspace's Python files import that is neither the standard library's nor one of the
+    workspace's own files or folders (sympy, from the course's environment). A name the
+    environment lacks is skipped by the server; a run then fails to import it as a fresh one
+    does."""
+    local = {entry.name.removesuffix(".py") for entry in workspace.iterdir()}
+    names: set[str] = set()
+    for path in sorted(workspace.rglob("*.py")):
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_PARSED:
+            continue
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.partition(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.partition(".")[0])
+    return sorted(name for name in names - local if name not in sys.stdlib_module_names)
 
 
 def needs_fresh(workspace: Path) -> str | None:
@@ -110,6 +136,8 @@ class ProgramServer:
         self.scratch: Path | None = None
         self.deaths = 0
         self.fresh_because = needs_fresh(workspace)
+        self.preload = [] if self.fresh_because else preloads(workspace)
+        self.preloaded: list[str] = []  # what the server kept imported for its runs
         self.runs = 0
 
     def run(
@@ -229,7 +257,7 @@ class ProgramServer:
         self.channel = ours
         try:
             launch = self.sandbox.launch(
-                ["python3", f"{HARNESS_ROOT}/{SERVER_SOURCE.name}"], self.scratch,
+                ["python3", f"{HARNESS_ROOT}/{SERVER_SOURCE.name}", *self.preload], self.scratch,
                 server_limits(self.limits), uid=self.uid, harness=self.sandbox.program_harness(),
                 extra_fds=(theirs.fileno(),))
             self.process = SandboxedProcess(launch, self.limits.output_bytes, stdin=False,
@@ -237,10 +265,16 @@ class ProgramServer:
         finally:
             theirs.close()
         ready = self._answer(time.monotonic() + STARTUP_SECONDS)
+        if isinstance(ready, dict) and "unforkable" in ready and self.preload:
+            self.close()  # a preloaded module started a thread: a server without them
+            self.preload = []
+            return self._start()
         if not isinstance(ready, dict) or ready.get("ready") is not True:
             self.deaths = MAX_DEATHS  # a server that cannot start: every run goes fresh
             self.close()
             return False
+        preloaded = ready.get("preloaded")
+        self.preloaded = [str(n) for n in preloaded] if isinstance(preloaded, list) else []
         return True
 
     def close(self) -> None:

@@ -2,7 +2,9 @@
 
 Every sample and attack submission of the two packs that run whole programs is prepared as
 the batch prepares it; each program run its tests make (pnt: the 27 cases; altNim: the runs of
-its golden files) is run twice, in the workspace's program server and in a fresh sandbox, and
+its golden files) is run twice, in the workspace's program server and in a fresh sandbox, both
+with the pack's course environment as grading mounts it (a pnt program importing sympy finds
+it preloaded by the server on the one path, imports it itself on the other), and
 the two must agree on stdout, stderr, exit status, the timeout and output flags, and the
 verdict (``RunResult.problem``). Where they differ, a second fresh run tells what the program
 itself does differently from run to run (how much of a flood got through before the stop, the
@@ -28,6 +30,7 @@ from graders.packs.pnt import checks as pnt
 from graders.sandbox import Isolation, RunResult, Sandbox
 from graders.sandbox.programs import needs_fresh
 from graders.submissions import prepare
+from graders.tools import environment_mount
 
 PACKS = {name: get_pack(name) for name in ("pnt", "altnim")}
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,13 +84,18 @@ def _seen(result: RunResult, pack: Pack) -> dict[str, object]:
 
 
 @pytest.fixture(scope="module")
-def sandbox():
-    box = Sandbox()
-    if box.isolation is Isolation.RLIMITS:
-        box.close()
+def sandboxes():
+    """A sandbox per pack with the pack's course environment, as grading has it (pnt's holds
+    sympy, which the server imports once for the programs that import it)."""
+    boxes = {pack_id: Sandbox(environment=environment_mount(pack))
+             for pack_id, pack in PACKS.items()}
+    if any(box.isolation is Isolation.RLIMITS for box in boxes.values()):
+        for box in boxes.values():
+            box.close()
         pytest.skip("the program server needs bubblewrap (a pid namespace)")
-    yield box
-    box.close()
+    yield boxes
+    for box in boxes.values():
+        box.close()
 
 
 STEADY = ("exit", "timed_out", "flooded")
@@ -95,8 +103,8 @@ OUTPUTS = ("stdout", "stderr")
 
 
 @pytest.mark.parametrize(("pack_id", "source"), CASES)
-def test_server_runs_match_fresh_runs(sandbox, tmp_path, pack_id, source):
-    pack = PACKS[pack_id]
+def test_server_runs_match_fresh_runs(sandboxes, tmp_path, pack_id, source):
+    pack, sandbox = PACKS[pack_id], sandboxes[pack_id]
     workspace = prepare(source, pack, tmp_path / "work").workspace
     assert sandbox.programs == "server"
     for argv, stdin, inputs in _runs(pack):

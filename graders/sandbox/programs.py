@@ -81,7 +81,7 @@ def preloads(workspace: Path) -> list[str]:
             continue
         try:
             tree = ast.parse(path.read_bytes())
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, RecursionError, MemoryError):  # not Python it can read
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

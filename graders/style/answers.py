@@ -41,7 +41,7 @@ def local_imports(source: str) -> set[str]:
     import is a package's, and a package is read whole)."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nested beyond the parser
         return set()
     names: set[str] = set()
     for node in ast.walk(tree):

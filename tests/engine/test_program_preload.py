@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from graders.pack import get_pack
-from graders.sandbox import Isolation, RunResult, Sandbox
+from graders.sandbox import RunResult
 from graders.sandbox.programs import preloads
 from graders.tools import environment_mount
+from tests.serving import serving_sandbox
 
 PNT = get_pack("pnt")  # its course environment holds sympy and mpmath
 COMMAND = ["python3", "prog.py"]
@@ -23,13 +24,8 @@ def sandbox():
     mount = environment_mount(PNT)
     if mount is None:
         pytest.fail("pnt's course environment is not ready: run `grade setup`")
-    box = Sandbox(environment=mount)
-    if box.isolation is Isolation.RLIMITS:
-        box.close()
-        pytest.skip("the program server needs bubblewrap (a pid namespace)")
-    box.programs = "server"
-    yield box
-    box.close()
+    with serving_sandbox(mount) as box:
+        yield box
 
 
 def _workspace(folder: Path, program: str, **more: str) -> Path:
@@ -77,4 +73,5 @@ def test_a_name_only_the_student_has_is_never_preloaded(tmp_path):
                            **{"helper.py": "import numpy\n"})
     assert preloads(workspace) == ["numpy", "sympy"]
     (workspace / "sympy").mkdir()
-    assert preloads(workspace) == ["numpy"]
+    (workspace / "deep.py").write_text("import pygame\nx = " + "-" * 200_000 + "1\n")
+    assert preloads(workspace) == ["numpy"]  # a file too deep for the parser names nothing

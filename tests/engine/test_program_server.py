@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from graders.sandbox import Isolation, Limits, RunResult, Sandbox
+from graders.sandbox import Limits, RunResult, Sandbox
 from graders.sandbox.programs import needs_fresh, serves
+from tests.serving import serving_sandbox
 
 LIMITS = Limits(wall_seconds=5, cpu_seconds=5, memory_mb=256, processes=8, output_kb=64)
 
@@ -116,13 +117,8 @@ def _seen(result: RunResult) -> tuple[object, ...]:
 
 @pytest.fixture(scope="module")
 def sandbox():
-    box = Sandbox()
-    if box.isolation is Isolation.RLIMITS:
-        box.close()
-        pytest.skip("the program server needs bubblewrap (a pid namespace)")
-    box.programs = "server"
-    yield box
-    box.close()
+    with serving_sandbox() as box:
+        yield box
 
 
 @pytest.mark.parametrize("probe", sorted(PROBES))

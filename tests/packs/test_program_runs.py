@@ -21,16 +21,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
 from graders.pack import Pack, get_pack
 from graders.packs.pnt import checks as pnt
-from graders.sandbox import Isolation, RunResult, Sandbox
+from graders.sandbox import RunResult
 from graders.sandbox.programs import needs_fresh
 from graders.submissions import prepare
 from graders.tools import environment_mount
+from tests.serving import serving_sandbox
 
 PACKS = {name: get_pack(name) for name in ("pnt", "altnim")}
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,15 +89,9 @@ def _seen(result: RunResult, pack: Pack) -> dict[str, object]:
 def sandboxes():
     """A sandbox per pack with the pack's course environment, as grading has it (pnt's holds
     sympy, which the server imports once for the programs that import it)."""
-    boxes = {pack_id: Sandbox(environment=environment_mount(pack))
-             for pack_id, pack in PACKS.items()}
-    if any(box.isolation is Isolation.RLIMITS for box in boxes.values()):
-        for box in boxes.values():
-            box.close()
-        pytest.skip("the program server needs bubblewrap (a pid namespace)")
-    yield boxes
-    for box in boxes.values():
-        box.close()
+    with ExitStack() as stack:
+        yield {pack_id: stack.enter_context(serving_sandbox(environment_mount(pack)))
+               for pack_id, pack in PACKS.items()}
 
 
 STEADY = ("exit", "timed_out", "flooded")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -113,13 +113,15 @@ def remark(pack: Pack, stored: SubmissionResult, submission: Submission,
     neither the files nor the pack decide: an instructor who moves the due date gets every
     late deduction recomputed without a test being run again. The grader's own marks are
     restored first (the report writer applies the TA's overrides again)."""
-    restore(stored)
+    automatic = [replace(mark, earned=mark.earned if mark.automatic is None else mark.automatic)
+                 for mark in stored.criteria]
     deductions = deductions_for(stored.violations)
     late = late_deduction(pack, submission.submitted_at, options.due,
-                          total_of(stored.criteria, deductions))
+                          total_of(automatic, deductions))
     deductions += [late] if late else []
     if deductions == stored.deductions:
         return None
+    restore(stored)
     stored.deductions = deductions
     stored.total = total_of(stored.criteria, deductions)
     return stored

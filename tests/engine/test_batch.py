@@ -165,6 +165,16 @@ def test_a_stored_result_is_marked_again_under_a_new_due_date(sample_results, tm
     assert late is not None and [d.reason for d in late.deductions] == [
         "late by 1 h 30 min: 2 started hour(s) x 5%"]
     assert late.total == 90 and late.tests == stored.tests
+    # A TA's override (a criterion set to 0) stays the writer's: the late rule takes its
+    # percentage of the grader's own marks, as at the first grading.
+    overridden = deepcopy(stored)
+    criterion, points = overridden.criteria[0], overridden.criteria[0].earned
+    criterion.automatic, criterion.earned = points, 0
+    overridden.automatic_total, overridden.total = 100, 100 - points
+    again = outcomes.remark(TIPPY, overridden, submission,
+                            replace(options, due=datetime.fromisoformat("2024-11-01T00:00:00Z")))
+    assert again is not None and again.total == 90 and again.automatic_total is None
+    assert again.criteria[0].earned == points > 0 and not again.overrides
 
 
 def test_hidden_inputs_are_part_of_the_pack_digest(tmp_path: Path):

@@ -60,7 +60,7 @@ log.addFilter(SafeRecords())
 # unraisable-exception plugin: it only turns them into warnings (off in pytest.ini), and it
 # forces two full garbage collections of the grading process per session. No logging plugin:
 # no grader test reads captured log records, and it wrapped each of a test's three phases in
-# a capturing handler (pnt, 189 tests a student: about 20 ms of a submission's grader CPU);
+# a capturing handler (189 tests a student: about 20 ms of a submission's grader CPU);
 # the stages' own records still reach grade.log.
 SESSION_FLAGS = ("-p", "no:terminal", "-p", "no:xdist", "-p", "no:xdist.looponfail",
                  "-p", "no:unraisableexception", "-p", "no:logging")

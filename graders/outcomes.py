@@ -111,8 +111,9 @@ def remark(pack: Pack, stored: SubmissionResult, submission: Submission,
     """``stored`` marked again under this run's due date and the submission's hand-in time,
     or None when its marks do not change. The late rule is the one part of a mark that
     neither the files nor the pack decide: an instructor who moves the due date gets every
-    late deduction recomputed without a test being run again. The grader's own marks are
-    restored first (the report writer applies the TA's overrides again)."""
+    late deduction recomputed without a test being run again. The late rule takes its
+    percentage of the grader's own marks; a result whose deductions change gets those marks
+    back (the report writer applies the TA's overrides again)."""
     automatic = [replace(mark, earned=mark.earned if mark.automatic is None else mark.automatic)
                  for mark in stored.criteria]
     deductions = deductions_for(stored.violations)

@@ -227,11 +227,10 @@ def _grade(
     for submission in prepared.submissions:
         key = grading_key(request.pack, submission, options)
         cached = writer.cached(submission.id, key) if writer and not request.fresh else None
-        remarked = None
         try:  # a stored result under this run's due date and hand-in time
             remarked = remark(request.pack, cached, submission, options) if cached else None
         except Exception:  # noqa: BLE001 - graded again: the mark stage reports the problem
-            cached = None
+            cached = remarked = None
         if cached is not None:
             outcome.reused += 1
             outcome.remarked += remarked is not None

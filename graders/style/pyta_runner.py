@@ -21,6 +21,12 @@ standard library are paid once): each student's files sit in a folder of their o
 from inside it exactly as a run of their own would, and every line carries ``"folder"``.
 Between students astroid forgets every module read from a student folder and every module a
 student file could shadow, so no import resolves to another student's file.
+
+python_ta's type check starts ``python -m mypy FILE`` per file, and mypy keeps its cache in
+the working folder. The runner names one cache for the whole run, in the folder it starts in:
+the standard library's stubs are analysed once per run, not once per student. A module mypy
+finds there under another path is used only when its text hashes the same, so one student's
+answer never stands in for another's file.
 """
 
 from __future__ import annotations
@@ -34,11 +40,13 @@ import sys
 from typing import Any
 
 MAX_PER_KIND = 20
+MYPY_CACHE = ".mypy_cache"
 
 
 def main(argv: list[str]) -> None:
     """Check the files ``argv`` names (see the module docstring), one JSON line each."""
     chunk = argv[:1] == ["--chunk"]
+    os.environ["MYPY_CACHE_DIR"] = os.path.join(os.getcwd(), MYPY_CACHE)  # the run's children
     config, rest = (argv[1], argv[2:]) if chunk else (argv[0], argv[1:])
     log = io.StringIO()
     # python_ta logs why it refuses a file; with a root handler in place its basicConfig()

@@ -94,6 +94,11 @@ def test_one_run_over_many_students_equals_a_run_per_student(sandbox: Sandbox, t
         assert chunked[student] == alone(sandbox, workspace, files), student
         assert chunked[student].files, student
     print(f"a run each: {time.perf_counter() - started:.1f} s")
+    # mypy's answers come through too (one cache per run, not per student folder: a message
+    # of python_ta's type check in tree_and_memo_modules proves that mypy ran and was read)
+    type_checks = {message.symbol for run in chunked.values() for report in run.files.values()
+                   for message in report.messages if message.id.startswith("E995")}
+    assert type_checks, "no message of python_ta's type check (mypy) in any student"
 
 
 def test_a_student_the_chunk_did_not_finish_is_left_out():

@@ -23,7 +23,8 @@ Between students astroid forgets every module read from a student folder and eve
 student file could shadow, so no import resolves to another student's file.
 
 python_ta's type check starts ``python -m mypy FILE`` per file, and mypy keeps its cache in
-the working folder. The runner names one cache for the whole run, in the folder it starts in:
+the working folder. The runner names one cache for the whole run, in the folder it starts in
+(unless ``$MYPY_CACHE_DIR`` names one: the pre-check keeps its own beside its kept answers):
 the standard library's stubs are analysed once per run, not once per student. A module mypy
 finds there under another path is used only when its text hashes the same, so one student's
 answer never stands in for another's file.
@@ -46,7 +47,7 @@ MYPY_CACHE = ".mypy_cache"
 def main(argv: list[str]) -> None:
     """Check the files ``argv`` names (see the module docstring), one JSON line each."""
     chunk = argv[:1] == ["--chunk"]
-    os.environ["MYPY_CACHE_DIR"] = os.path.join(os.getcwd(), MYPY_CACHE)  # the run's children
+    os.environ.setdefault("MYPY_CACHE_DIR", os.path.join(os.getcwd(), MYPY_CACHE))
     config, rest = (argv[1], argv[2:]) if chunk else (argv[0], argv[1:])
     log = io.StringIO()
     # python_ta logs why it refuses a file; with a root handler in place its basicConfig()

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -140,9 +141,11 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
         index, source = index_source
         place = tmp_path / f"run{index}"
         place.mkdir()
-        # One store of the tools' answers for the pack's pre-checks: a file python_ta saw
-        # in one sample (the starter's, a file the samples share) is analysed once.
-        return source, run_precheck(python, kit, source, place, index == 0, tmp_path / "kept")
+        # A store of the tools' answers per thread: a file python_ta saw in an earlier sample
+        # (the starter's, a file the samples share) is analysed again by neither, and no two
+        # pre-checks at once share mypy's cache (one SQLite file: a writer may find it locked).
+        kept = tmp_path / f"kept-{threading.current_thread().name}"
+        return source, run_precheck(python, kit, source, place, index == 0, kept)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(check, enumerate(sources)))

@@ -22,6 +22,7 @@ from _precheck.sandbox.plain_launcher import (
     scratch_copy,
 )
 from _precheck.sandbox.worker import Worker
+from _precheck.tools import answers_dir
 
 HARNESS = Path(__file__).resolve().parent.parent / "harness"
 __all__ = ["Limits", "RunResult", "Sandbox", "Worker"]
@@ -55,11 +56,17 @@ class Sandbox:
             tools=None) -> RunResult:
         """Run ``command`` once on a fresh copy of ``workspace`` with a wall-clock limit."""
         scratch = scratch_copy(workspace, extra)
+        env = child_environment()
+        for name in tools or ():
+            # A tool's own cache lives beside its kept answers, so the next pre-check starts
+            # warm: mypy's, behind python_ta's type check (a file's entry counts only when its
+            # text hashes the same).
+            env.setdefault("MYPY_CACHE_DIR", str(answers_dir(name) / "mypy"))
         started = time.monotonic()
         limit = timeout if timeout is not None else limits.wall_seconds
         process = subprocess.Popen(
             _command(list(command), harness), cwd=scratch, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_environment(),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             preexec_fn=posix_limits(limits))
         try:
             out, err = process.communicate(stdin.encode("utf-8"), timeout=limit)

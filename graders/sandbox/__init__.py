@@ -11,6 +11,7 @@ sandbox and interpreter for every run instead.
 from __future__ import annotations
 
 import os
+import py_compile
 import shutil
 import tempfile
 import time
@@ -169,8 +170,7 @@ class Sandbox:
             if (driver.parent / "assignment.toml").is_file():
                 (folder / harness_entries.TABLE_FILE).write_text(
                     harness_entries.table_json(driver.parent / "assignment.toml"), "utf-8")
-            for path in (folder, *folder.iterdir()):
-                path.chmod(0o755 if path.is_dir() else 0o644)
+            _compiled(folder)
             self._harness[driver] = folder
         return self._harness[driver]
 
@@ -336,3 +336,14 @@ def _feed(process: SandboxedProcess, stdin: str) -> None:
 
 
 __all__ = ["Isolation", "Limits", "RunResult", "Sandbox", "Worker"]
+
+
+def _compiled(folder: Path) -> None:
+    """Byte-compile the harness's modules into ``folder/__pycache__`` and make it all
+    read-only. The sandbox mounts it read-only, so its interpreter could never write them:
+    without them every worker start compiled the driver, the guard and the kit from source
+    again (an interpreter of another version ignores them)."""
+    for source in sorted(folder.glob("*.py")):
+        py_compile.compile(str(source), doraise=True)
+    for path in (folder, *folder.iterdir(), *folder.glob("__pycache__/*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)

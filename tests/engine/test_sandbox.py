@@ -341,3 +341,23 @@ def test_a_uid_left_clean_is_not_swept_again_when_next_acquired(monkeypatch: pyt
     os.close(pool.held.pop(uid))  # the holder dies without releasing
     assert pool.acquire() == uid and len(swept) == 5
     pool.close()
+
+
+@pytest.mark.sandbox
+def test_the_harness_modules_load_from_bytecode_the_sandbox_cannot_write(
+        sandbox, worker, tmp_path: Path):
+    """A worker start reads the driver, the guard and the kit as bytecode compiled when the
+    harness was built (the mounted folder is read-only: the sandbox could never write it)."""
+    _skip_without_bubblewrap(sandbox)
+    harness = sandbox.harness_for(tmp_path / "driver.py")
+    loading = ("import sys; sys.path.insert(0, '/harness'); "
+               "import grader_driver, child_guard, harness_kit")
+    run = sandbox.run(tmp_path / "workspace", ["python3", "-I", "-v", "-c", loading], LIMITS,
+                      harness=harness)
+    for module in ("grader_driver", "child_guard", "harness_kit"):
+        assert f"code object from '/harness/__pycache__/{module}." in run.stderr, run.stderr[-3000:]
+    overwrite = ("import glob; "
+                 "open(glob.glob('/harness/__pycache__/child_guard.*.pyc')[0], 'wb')")
+    refused = sandbox.run(tmp_path / "workspace", ["python3", "-I", "-c", overwrite], LIMITS,
+                          harness=harness)
+    assert refused.exit_code == 1 and "Read-only file system" in refused.stderr, refused.stderr

@@ -7,6 +7,8 @@ timeouts) are the same, and a timeout or a crash starts the process again, once.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +17,7 @@ import pytest
 
 from graders.errors import StudentCrash, StudentError, StudentTimeout
 from graders.sandbox import Limits, Sandbox
-from graders.sandbox.plain_launcher import CHILD, PlainLauncher
+from graders.sandbox.plain_launcher import CHILD, PlainLauncher, posix_limits
 from graders.sandbox.worker import Worker
 
 DRIVER = textwrap.dedent("""
@@ -105,3 +107,14 @@ def test_two_timeouts_and_the_rest_is_not_run(worker):
                        "of time 2 times"):
         worker.call("echo", 1)
     assert (worker.calls, worker.restarts) == (2, 1)
+
+
+def test_the_plain_launchers_cpu_limit_leaves_the_wall_clock_a_second():
+    """As in the instructor's sandbox, with equal CPU and wall limits the wall clock decides:
+    a program looping in the pre-check is out of time, so a golden file's later runs are not
+    waited for (killed by the CPU limit a moment earlier, each of them was)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import resource; print(resource.getrlimit(resource.RLIMIT_CPU))"],
+        preexec_fn=posix_limits(Limits(wall_seconds=3, cpu_seconds=3)),  # noqa: PLW1509
+        capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.strip() == "(4, 5)"

@@ -126,12 +126,20 @@ SHARE_SIZE = 10  # students per pytest session: what a stopped run can lose, per
 
 
 def shares_of(pending: list[Submission], workers: int) -> list[list[Submission]]:
-    """``pending`` cut into shares: at most SHARE_SIZE each, and enough to keep ``workers``
-    busy."""
+    """``pending`` cut into shares of at most SHARE_SIZE, as many as a multiple of
+    ``workers`` and of sizes one apart, so every worker ends about when the others do (24
+    students on 2 workers were shares of 10, 10 and 4: one worker graded the last 4 alone)."""
     if not pending:
         return []
-    size = max(1, min(SHARE_SIZE, math.ceil(len(pending) / max(1, workers))))
-    return [pending[start:start + size] for start in range(0, len(pending), size)]
+    workers = max(1, workers)
+    count = math.ceil(math.ceil(len(pending) / SHARE_SIZE) / workers) * workers
+    size, longer = divmod(len(pending), min(count, len(pending)))
+    shares, start = [], 0
+    for index in range(min(count, len(pending))):
+        end = start + size + (index < longer)
+        shares.append(pending[start:end])
+        start = end
+    return shares
 
 
 def grade_share(

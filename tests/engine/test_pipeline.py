@@ -8,6 +8,8 @@ from collections.abc import Generator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from graders import batch
 from graders.batch import BatchRequest, grade_batch
@@ -20,7 +22,7 @@ from graders.parallel import LocalRoute
 from graders.pipeline import Returned, run_pipeline
 from graders.sandbox import Isolation
 from graders.selfcheck import mismatches
-from graders.stages import Writing, grade_share
+from graders.stages import SHARE_SIZE, Writing, grade_share, shares_of
 from graders.submissions import Submission
 
 TOY = get_pack("subtract_square", Path(__file__).parents[1] / "toy")
@@ -88,3 +90,18 @@ def test_the_batch_chooses_the_route_and_hands_it_down(monkeypatch, asked, route
     monkeypatch.setattr(batch, "run_pipeline", lambda request, chosen: handed.append(chosen))
     grade_batch(BatchRequest(pack=TOY, sources=[], **asked))
     assert handed == [route]
+
+
+@given(students=st.integers(0, 2500), workers=st.integers(1, 64))
+def test_shares_are_even_and_keep_every_worker_busy_to_the_end(students, workers):
+    """Every student once, in order; at most SHARE_SIZE a share; sizes one apart; and as many
+    shares as a multiple of the workers (when there are students enough), so no worker is
+    left grading a short last share alone."""
+    pending = list(range(students))
+    shares = shares_of(pending, workers)  # type: ignore[arg-type]
+    assert [student for share in shares for student in share] == pending
+    sizes = [len(share) for share in shares]
+    assert all(0 < size <= SHARE_SIZE for size in sizes)
+    assert not sizes or max(sizes) - min(sizes) <= 1
+    assert len(shares) == students or len(shares) % workers == 0
+    assert students == 0 or len(shares) <= students

@@ -57,7 +57,7 @@ from graders.outcomes import (
     remark,
 )
 from graders.pack import Pack
-from graders.report import ReportWriter
+from graders.report import ReportWriter, similar
 from graders.results import SubmissionResult, write_atomic
 from graders.sandbox import Isolation
 from graders.sandbox.isolation import detect_isolation
@@ -164,8 +164,14 @@ def _graded(request: BatchRequest, route: Route, isolation: Isolation) -> BatchO
                 if request.out_dir and not request.public_only else None)
     work_root = Path(tempfile.mkdtemp(prefix="grade-work-"))
     work_root.chmod(0o700)  # the sandboxes get scratch copies, never this folder
+    prints = similar.Fingerprinting(pack, len(settled.found) if writer and request.write_index
+                                    else 0)
     try:
-        outcome = _grade(request, route, options, writer, work_root, settled.found, feedback)
+        outcome = _grade(request, route, options, writer, work_root, settled.found, feedback,
+                         prints)
+    except BaseException:
+        prints.close()
+        raise
     finally:
         shutil.rmtree(work_root, ignore_errors=True)
     for person in settled.missing:
@@ -176,7 +182,11 @@ def _graded(request: BatchRequest, route: Route, isolation: Isolation) -> BatchO
         outcome.results.append(row)
     outcome.results.sort(key=lambda r: r.student.lower())
     if writer and request.write_index:
-        writer.write_index(outcome.results, isolation, shared=outcome.shared)
+        try:
+            writer.write_index(outcome.results, isolation, shared=outcome.shared,
+                               fingerprints=prints)
+        finally:
+            prints.close()
         if request.out_dir:
             _write_intake(request, settled.missing, outcome)
     return outcome
@@ -199,9 +209,10 @@ def due_zone(pack: Pack, due: datetime | None) -> tzinfo | None:
 def _grade(
     request: BatchRequest, route: Route, options: GradeOptions, writer: ReportWriter | None,
     work_root: Path, found: list[Found], feedback: FeedbackWriter | None,
+    prints: similar.Fingerprinting,
 ) -> BatchOutcome:
     """Prepare each submission once, reuse what is unchanged, grade the rest on the route,
-    and write each result as it comes back."""
+    and write each result as it comes back (and hand it to ``prints``)."""
     assert options.isolation is not None
     outcome = BatchOutcome(results=[], isolation=options.isolation)
     prepared = prepare_all(request.pack, found, work_root)
@@ -216,6 +227,7 @@ def _grade(
             logged(result, written, written=writer is not None)
             outcome.grader_errors.extend(written)
         outcome.results.append(result)
+        prints.add(result)
         if request.progress:
             request.progress(result)
 

@@ -64,19 +64,33 @@ def joined_document(files: Mapping[str, str]) -> str:
     )
 
 
+def boilerplate_of(starter: Mapping[str, str]) -> np.ndarray:
+    """The fingerprints of the starter files: code every student was given."""
+    starter_prints = fingerprint(joined_document(starter), np.array([], dtype=np.int64))
+    return np.array(sorted(starter_prints.hashes), dtype=np.int64)
+
+
 def similar_pairs(
     submissions: Mapping[str, Mapping[str, str]],
     starter: Mapping[str, str],
     *,
     threshold: float = 0.5,
+    made: Mapping[str, CodeFingerprint] | None = None,
 ) -> list[SimilarPair]:
-    """Every pair of students at or above ``threshold``, most similar first."""
-    starter_prints = _fingerprint(joined_document(starter), np.array([], dtype=np.int64))
-    boilerplate = np.array(sorted(starter_prints.hashes), dtype=np.int64)
-    prints = {
-        student: _fingerprint(joined_document(files), boilerplate)
-        for student, files in sorted(submissions.items())
-    }
+    """Every pair of students at or above ``threshold``, most similar first. ``made``: the
+    fingerprints already made in this process, by document (:func:`fingerprint` with this
+    starter's :func:`boilerplate_of`); the others are made here."""
+    made = made or {}
+    boilerplate: np.ndarray | None = None
+    prints: dict[str, CodeFingerprint] = {}
+    for student, files in sorted(submissions.items()):
+        document = joined_document(files)
+        found = made.get(document)
+        if found is None:
+            if boilerplate is None:
+                boilerplate = boilerplate_of(starter)
+            found = fingerprint(document, boilerplate)
+        prints[student] = found
     pairs = []
     for first, second in candidate_pairs(prints):
         pair = _compare(first, second, prints[first], prints[second])
@@ -106,7 +120,8 @@ def candidate_pairs(prints: Mapping[str, CodeFingerprint]) -> list[tuple[str, st
     return sorted(found)
 
 
-def _fingerprint(text: str, boilerplate: np.ndarray) -> CodeFingerprint:
+def fingerprint(text: str, boilerplate: np.ndarray) -> CodeFingerprint:
+    """One student's :func:`joined_document`, fingerprinted with ``boilerplate`` left out."""
     return CodeFingerprint(
         DOCUMENT,
         NOISE_TOKENS,

@@ -108,12 +108,14 @@ class ReportWriter:
         self, results: list[SubmissionResult], isolation: Isolation,
         shared: Sequence[SharedLines] = (), changed: str | None = None,
         moved: Mapping[str, str] | None = None,
+        fingerprints: similar.Fingerprinting | None = None,
     ) -> None:
         """``index.html``, ``marks.csv`` and ``results.json``, every result with the current
         overrides (a student page whose override changed is written again); the similarity
         section never stops this (nor changes a mark). ``shared``: the batch's class
         consensus, listed for the instructor. ``changed``: the gradebook's line on the marks
-        that moved since the last run, and ``moved`` each such student's move and reason."""
+        that moved since the last run, and ``moved`` each such student's move and reason.
+        ``fingerprints``: the similarity fingerprints the batch made as it graded."""
         self._overrides = None  # read overrides.toml again: a TA may have edited it
         for result in results:
             before = _override_state(result)
@@ -134,7 +136,8 @@ class ReportWriter:
             override_problems=problems, stale=overrides.stale(results), shared=shared,
             changed=changed, moved=moved or {},
             similarity=similar.section(self.pack, results,
-                                       cache=self.out_dir / "similarity.json"),
+                                       cache=self.out_dir / "similarity.json",
+                                       fingerprints=fingerprints),
         )
         write_atomic(self.out_dir / "index.html", html)
         write_atomic(self.out_dir / "marks.csv", marks_csv(results, [c.id for c in criteria]))

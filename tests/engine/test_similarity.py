@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -69,12 +70,55 @@ def test_the_fingerprint_index_finds_exactly_what_comparing_every_pair_finds(mon
 
 
 def test_students_who_share_no_fingerprint_are_never_compared():
-    from graders.similarity import _fingerprint, candidate_pairs
+    from graders.similarity import candidate_pairs, fingerprint
 
     class_ = submissions("original", "renamed")
     for n in range(4):  # too short to hold a fingerprint
         class_[f"tiny{n}"] = {FILE: f"x = {n}\n"}
     empty = np.array([], dtype=np.int64)
-    prints = {name: _fingerprint(joined_document(files), empty)
+    prints = {name: fingerprint(joined_document(files), empty)
               for name, files in class_.items()}
     assert candidate_pairs(prints) == [("original", "renamed")]
+
+
+def test_fingerprints_made_while_grading_give_the_same_pairs(monkeypatch):
+    """A batch fingerprints each result in a thread as it comes back; the index's comparison
+    then finds exactly the pairs it finds making every fingerprint itself, and the thread is
+    gone once the batch closes it."""
+    from graders.report import similar
+    from graders.results import SubmissionResult
+
+    names = ["original", "renamed", "reordered", "independent"]
+    results = [SubmissionResult(student=name, assignment=PACK.id, assignment_title="",
+                                status="graded", isolation="", files=files)
+               for name, files in submissions(*names).items()]
+    prints = similar.Fingerprinting(PACK, len(results))
+    for result in results:
+        prints.add(result)
+    made = prints.made()
+    assert len(made) == len(names)
+    from graders import similarity
+
+    made_here = []
+    real = similarity.fingerprint
+    monkeypatch.setattr(similarity, "fingerprint",
+                        lambda *args: made_here.append(args) or real(*args))
+    warm = similar.section(PACK, results, threshold=0.3, fingerprints=prints)
+    assert made_here == []  # the comparison made none of its own
+    cold = similar.section(PACK, results, threshold=0.3)
+    assert len(made_here) == len(names) + 1  # the starter's too
+    assert warm == cold and len(warm.pairs) == 3 and not warm.note
+    prints.close()
+    assert not any(t.name.startswith("fingerprints") for t in threading.enumerate())
+
+
+def test_a_class_too_large_to_compare_while_grading_is_not_fingerprinted():
+    from graders.report import similar
+    from graders.results import SubmissionResult
+
+    prints = similar.Fingerprinting(PACK, similar.MAX_STUDENTS + 1)
+    prints.add(SubmissionResult(student="a", assignment=PACK.id, assignment_title="",
+                                status="graded", isolation="",
+                                files=submissions("original")["original"]))
+    assert prints.made() == {}
+    prints.close()

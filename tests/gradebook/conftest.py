@@ -14,6 +14,8 @@ import os
 import pwd
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,8 +88,15 @@ def postgres_server() -> Iterator[object]:
         executor.wait_for_postgres()
         yield executor
     finally:
-        executor.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            executor.stop()
+        except subprocess.CalledProcessError as error:
+            # The server ended before the session did (seen once in CI: pg_ctl "could not
+            # send stop signal ... No such process", its data folder gone). The tests that
+            # used it passed or failed on their own; the session does not fail at its end.
+            sys.stderr.write(f"postgres_server: the server had ended already: {error}\n")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

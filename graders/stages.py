@@ -62,8 +62,10 @@ log.addFilter(SafeRecords())
 # no grader test reads captured log records, and it wrapped each of a test's three phases in
 # a capturing handler (189 tests a student: about 20 ms of a submission's grader CPU);
 # the stages' own records still reach grade.log.
+# pytest-postgresql is the harness's own test plugin: it imports mirakuru, whose exit hook
+# SIGKILLs every process whose _MIRAKURU_UUID holds the exiting process's pid as a substring.
 SESSION_FLAGS = ("-p", "no:terminal", "-p", "no:xdist", "-p", "no:xdist.looponfail",
-                 "-p", "no:unraisableexception", "-p", "no:logging")
+                 "-p", "no:unraisableexception", "-p", "no:logging", "-p", "no:pytest_postgresql")
 
 
 # -- 1. intake --------------------------------------------------------------------------------

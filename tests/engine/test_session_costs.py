@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from _pytest import unraisableexception
 
 from graders.batch import BatchRequest, grade_batch
@@ -21,3 +22,19 @@ def test_a_grading_session_forces_no_full_garbage_collection(tmp_path, monkeypat
                                        fresh=True))
     assert [r.total for r in outcome.results] == [pack.declaration.max_points]
     assert forced == []
+
+
+def test_a_grading_session_loads_no_test_only_plugin(tmp_path, monkeypatch):
+    """pytest-postgresql (for the harness's own gradebook tests) imports mirakuru, whose exit
+    hook SIGKILLs every process whose ``_MIRAKURU_UUID`` holds the exiting process's pid as a
+    substring: a grading process's exit killed a test PostgreSQL server in CI. Grading
+    sessions leave the plugin out."""
+    plugin = pytest.importorskip("pytest_postgresql.plugin")
+    configured: list[object] = []
+    monkeypatch.setattr(plugin, "pytest_configure", configured.append)
+    pack = get_pack("altnim")
+    shutil.copytree(pack.fixtures_dir / "submissions" / "correct", tmp_path / "correct")
+    outcome = grade_batch(BatchRequest(pack=pack, sources=[tmp_path / "correct"], jobs=1,
+                                       fresh=True))
+    assert [r.total for r in outcome.results] == [pack.declaration.max_points]
+    assert configured == []

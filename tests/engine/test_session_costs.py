@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 from _pytest import unraisableexception
@@ -11,16 +12,21 @@ from graders.batch import BatchRequest, grade_batch
 from graders.pack import get_pack
 
 
-def test_a_grading_session_forces_no_full_garbage_collection(tmp_path, monkeypatch):
-    """pytest's unraisable-exception plugin collected the whole heap twice per session (a
-    share of students), about 10 ms per altNim submission; the sessions leave it out."""
-    forced: list[int] = []
-    monkeypatch.setattr(unraisableexception, "gc_collect_harder", forced.append)
+def grade_correct_altnim(tmp_path: Path) -> None:
+    """One grading session of altNim's correct sample, at full marks."""
     pack = get_pack("altnim")
     shutil.copytree(pack.fixtures_dir / "submissions" / "correct", tmp_path / "correct")
     outcome = grade_batch(BatchRequest(pack=pack, sources=[tmp_path / "correct"], jobs=1,
                                        fresh=True))
     assert [r.total for r in outcome.results] == [pack.declaration.max_points]
+
+
+def test_a_grading_session_forces_no_full_garbage_collection(tmp_path, monkeypatch):
+    """pytest's unraisable-exception plugin collected the whole heap twice per session (a
+    share of students), about 10 ms per altNim submission; the sessions leave it out."""
+    forced: list[int] = []
+    monkeypatch.setattr(unraisableexception, "gc_collect_harder", forced.append)
+    grade_correct_altnim(tmp_path)
     assert forced == []
 
 
@@ -32,9 +38,5 @@ def test_a_grading_session_loads_no_test_only_plugin(tmp_path, monkeypatch):
     plugin = pytest.importorskip("pytest_postgresql.plugin")
     configured: list[object] = []
     monkeypatch.setattr(plugin, "pytest_configure", configured.append)
-    pack = get_pack("altnim")
-    shutil.copytree(pack.fixtures_dir / "submissions" / "correct", tmp_path / "correct")
-    outcome = grade_batch(BatchRequest(pack=pack, sources=[tmp_path / "correct"], jobs=1,
-                                       fresh=True))
-    assert [r.total for r in outcome.results] == [pack.declaration.max_points]
+    grade_correct_altnim(tmp_path)
     assert configured == []

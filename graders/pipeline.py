@@ -164,31 +164,25 @@ def _graded(request: BatchRequest, route: Route, isolation: Isolation) -> BatchO
                 if request.out_dir and not request.public_only else None)
     work_root = Path(tempfile.mkdtemp(prefix="grade-work-"))
     work_root.chmod(0o700)  # the sandboxes get scratch copies, never this folder
-    prints = similar.Fingerprinting(pack, len(settled.found) if writer and request.write_index
-                                    else 0)
-    try:
-        outcome = _grade(request, route, options, writer, work_root, settled.found, feedback,
-                         prints)
-    except BaseException:
-        prints.close()
-        raise
-    finally:
-        shutil.rmtree(work_root, ignore_errors=True)
-    for person in settled.missing:
-        row = missing(pack, person, options, _unique_among(person, outcome),
-                      request.roster.kind if request.roster else "")
-        if writer:
-            writer.write_student(row)
-        outcome.results.append(row)
-    outcome.results.sort(key=lambda r: r.student.lower())
-    if writer and request.write_index:
+    compared = len(settled.found) if writer and request.write_index else 0
+    with contextlib.closing(similar.Fingerprinting(pack, compared)) as prints:
         try:
+            outcome = _grade(request, route, options, writer, work_root, settled.found,
+                             feedback, prints)
+        finally:
+            shutil.rmtree(work_root, ignore_errors=True)
+        for person in settled.missing:
+            row = missing(pack, person, options, _unique_among(person, outcome),
+                          request.roster.kind if request.roster else "")
+            if writer:
+                writer.write_student(row)
+            outcome.results.append(row)
+        outcome.results.sort(key=lambda r: r.student.lower())
+        if writer and request.write_index:
             writer.write_index(outcome.results, isolation, shared=outcome.shared,
                                fingerprints=prints)
-        finally:
-            prints.close()
-        if request.out_dir:
-            _write_intake(request, settled.missing, outcome)
+            if request.out_dir:
+                _write_intake(request, settled.missing, outcome)
     return outcome
 
 

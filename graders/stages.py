@@ -134,10 +134,10 @@ def shares_of(pending: list[Submission], workers: int) -> list[list[Submission]]
     if not pending:
         return []
     workers = max(1, workers)
-    count = math.ceil(math.ceil(len(pending) / SHARE_SIZE) / workers) * workers
-    size, longer = divmod(len(pending), min(count, len(pending)))
+    count = min(len(pending), math.ceil(math.ceil(len(pending) / SHARE_SIZE) / workers) * workers)
+    size, longer = divmod(len(pending), count)
     shares, start = [], 0
-    for index in range(min(count, len(pending))):
+    for index in range(count):
         end = start + size + (index < longer)
         shares.append(pending[start:end])
         start = end

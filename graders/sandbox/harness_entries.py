@@ -27,7 +27,6 @@ Standard library only, beside ``harness_kit`` (the harness copies both, and the 
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 from pathlib import Path
@@ -143,10 +142,10 @@ def _subclasses(module: str, base: str) -> list[str]:
     ``base``'s own module (the framework's examples are not the student's)."""
     home, name = base.rsplit(".", 1)
     try:
-        parent = getattr(importlib.import_module(home), name)
+        parent = getattr(kit.import_student(home), name)
     except (ImportError, AttributeError):
         return []
-    return sorted(key for key, value in vars(importlib.import_module(module)).items()
+    return sorted(key for key, value in vars(kit.import_student(module)).items()
                   if inspect.isclass(value) and issubclass(value, parent)
                   and value.__module__ != home)
 

@@ -152,16 +152,33 @@ def typed(answers=(), then=None, echo=None, limit=None):
         yield prompts
 
 
+# The student modules whose import raised in this process, with the traceback of that one
+# run: importing them again would run (and compile) the same code to the same end at every
+# later call, a module too deep for the parser taking a fifth of a second each time.
+_FAILED_IMPORTS: dict = {}
+
+
 def import_student(module):
     """``import module``, turning an ``input()`` at import time into advice the student can
-    act on (the sandbox has no keyboard)."""
+    act on (the sandbox has no keyboard). A module that raised while importing raises the same
+    error again, not run again; but for one that asked for input, which a later call may
+    answer."""
+    failed = _FAILED_IMPORTS.get(module)
+    if failed is not None:
+        error, trace = failed
+        raise error.with_traceback(trace)
     try:
         return importlib.import_module(module)
-    except EOFError as exc:
+    except (EOFError, OutOfInput) as exc:
+        if isinstance(exc, OutOfInput):
+            raise
         raise RuntimeError(
             f"importing {module}.py ran code that asks for input(): put your own tests and the "
             "main program under `if __name__ == '__main__':`"
         ) from exc
+    except BaseException as exc:
+        _FAILED_IMPORTS[module] = (exc, exc.__traceback__)
+        raise
 
 
 # -- entry points: pinned names and menus ----------------------------------------------------
@@ -319,7 +336,7 @@ def import_entry(tree, entry, file):
     else:
         return None, f"it names `{shown}`, which {file} does not import from a module"
     try:
-        found = importlib.import_module(module)
+        found = import_student(module)
     except ModuleNotFoundError as exc:
         if exc.name != module:
             raise
@@ -331,6 +348,6 @@ def import_entry(tree, entry, file):
 
 def _defines(module, name):
     try:
-        return hasattr(importlib.import_module(module), name)
+        return hasattr(import_student(module), name)
     except Exception:  # noqa: BLE001 - a module that fails to import defines nothing usable
         return False

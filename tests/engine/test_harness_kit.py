@@ -31,6 +31,7 @@ def workspace(tmp_path, monkeypatch):
     yield write
     for name in set(sys.modules) - before:
         sys.modules.pop(name, None)
+    kit._FAILED_IMPORTS.clear()  # noqa: SLF001 - the next test's modules are new files
 
 
 def test_plain_turns_student_values_into_json_data():
@@ -90,6 +91,26 @@ def test_import_student_explains_input_at_import(workspace):
     workspace("asks.py", "size = int(input('size? '))\n")
     with kit.typed([], limit=0), pytest.raises(RuntimeError, match="if __name__ == '__main__'"):
         kit.import_student("asks")
+
+
+def test_a_module_that_failed_to_import_fails_again_without_running_again(workspace):
+    workspace("deep.py", "open('runs.txt', 'a').write('run\\n')\nX = 1 / 0\n")
+    raised = []
+    for _ in range(3):
+        with pytest.raises(ZeroDivisionError) as caught:
+            kit.import_student("deep")
+        raised.append(kit.error_text(caught.value))
+    assert Path("runs.txt").read_text() == "run\n"
+    assert raised[0] == raised[1] == raised[2] and "deep.py" in raised[0]
+    assert kit.pinned("deep", "X")[1] == "deep.py could not be imported"
+
+
+def test_a_module_that_asked_for_input_is_imported_again_when_input_is_typed(workspace):
+    workspace("asks_once.py", "size = int(input('size? '))\n")
+    with kit.typed([], limit=0), pytest.raises(RuntimeError, match="asks for input"):
+        kit.import_student("asks_once")
+    with kit.typed(["4"]):
+        assert kit.import_student("asks_once").size == 4
 
 
 def test_pinned_tells_missing_broken_and_found_apart(workspace):

@@ -27,9 +27,11 @@ import ast
 import builtins
 import contextlib
 import importlib
+import importlib.util
 import inspect
 import math
 import os
+import sys
 import textwrap
 import traceback
 from pathlib import Path
@@ -152,9 +154,11 @@ def typed(answers=(), then=None, echo=None, limit=None):
         yield prompts
 
 
-# The student modules whose import raised in this process, with the traceback of that one
-# run: importing them again would run (and compile) the same code to the same end at every
-# later call, a module too deep for the parser taking a fifth of a second each time.
+# The student modules whose import raised in this process, by the file each was read from
+# (path, size, time written: a module of the same name from another folder, or the file
+# written again, is imported anew), with the error and the traceback of that one run.
+# Importing them again would run (and compile) the same code to the same end at every later
+# call: a module too deep for the parser took a fifth of a second each time.
 _FAILED_IMPORTS: dict = {}
 
 
@@ -163,7 +167,10 @@ def import_student(module):
     act on (the sandbox has no keyboard). A module that raised while importing raises the same
     error again, not run again; but for one that asked for input, which a later call may
     answer."""
-    failed = _FAILED_IMPORTS.get(module)
+    if module in sys.modules:
+        return importlib.import_module(module)
+    source = _source_of(module)
+    failed = _FAILED_IMPORTS.get(source) if source else None
     if failed is not None:
         error, trace = failed
         raise error.with_traceback(trace)
@@ -177,8 +184,21 @@ def import_student(module):
             "main program under `if __name__ == '__main__':`"
         ) from exc
     except BaseException as exc:
-        _FAILED_IMPORTS[module] = (exc, exc.__traceback__)
+        if source:
+            _FAILED_IMPORTS[source] = (exc, exc.__traceback__)
         raise
+
+
+def _source_of(module):
+    """``(module, file, size, time written)`` of the file ``import module`` would read, or
+    None (no such module, not from a file)."""
+    try:
+        spec = importlib.util.find_spec(module)
+        origin = spec.origin if spec is not None else None
+        facts = os.stat(origin) if origin and os.path.isfile(origin) else None
+    except (ImportError, ValueError, OSError):
+        return None
+    return (module, origin, facts.st_size, facts.st_mtime_ns) if facts else None
 
 
 # -- entry points: pinned names and menus ----------------------------------------------------

@@ -31,7 +31,6 @@ def workspace(tmp_path, monkeypatch):
     yield write
     for name in set(sys.modules) - before:
         sys.modules.pop(name, None)
-    kit._FAILED_IMPORTS.clear()  # noqa: SLF001 - the next test's modules are new files
 
 
 def test_plain_turns_student_values_into_json_data():
@@ -103,6 +102,8 @@ def test_a_module_that_failed_to_import_fails_again_without_running_again(worksp
     assert Path("runs.txt").read_text() == "run\n"
     assert raised[0] == raised[1] == raised[2] and "deep.py" in raised[0]
     assert kit.pinned("deep", "X")[1] == "deep.py could not be imported"
+    workspace("deep.py", "X = 1\n")  # the file written again is imported anew
+    assert kit.import_student("deep").X == 1
 
 
 def test_a_module_that_asked_for_input_is_imported_again_when_input_is_typed(workspace):

@@ -18,6 +18,7 @@ parent takes exactly one result per share, so nothing is reported twice.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 import traceback
@@ -64,6 +65,11 @@ class ClusterRoute:
     def check(self, isolation: Isolation | None) -> None:
         """Refuse, before anything is graded, a cluster that must not grade (GraderError)."""
         check_access(self.access, isolation)
+
+    def opened(self, pack_id: str, options: GradeOptions,
+               count: int) -> contextlib.AbstractContextManager[ClusterRoute]:
+        """This route: its client is opened when the shares are handed out."""
+        return contextlib.nullcontext(self)
 
     def grade(
         self, pack_id: str, pending: list[Submission], options: GradeOptions,

@@ -14,14 +14,16 @@ index. The same functions can be submitted to any other executor (a Dask cluster
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from graders.outcomes import GradeOptions, ShareResults
+from graders.pack import get_pack
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation
 from graders.stages import Writing, WrittenShare, grade_and_write, grade_share, shares_of
@@ -52,18 +54,56 @@ class LocalRoute:
         """Each share with its results, as they complete (:func:`run_shares`)."""
         return run_shares(pack_id, shares_of(pending, self.jobs), options, self.jobs, writing)
 
+    @contextlib.contextmanager
+    def opened(self, pack_id: str, options: GradeOptions, count: int) -> Iterator[PooledRoute]:
+        """For a batch of ``count`` submissions: the pool, its workers started now, while the
+        parent prepares the submissions (each spends about a second importing the engine);
+        on leaving, after the index is written, every worker is gone. One job, or one
+        submission: this process grades (see :meth:`grade`)."""
+        jobs = min(self.jobs, count)
+        pool = _pool(jobs, pack_id, options) if jobs > 1 else None
+        route = PooledRoute(self.jobs, pool)
+        try:
+            yield route
+        except BaseException:
+            if pool is not None:
+                _stop(pool)
+            raise
+        finally:
+            if pool is not None and not route.handed:  # every result was reused: no waiting
+                _stop(pool)
+            elif pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+
+@dataclass(frozen=True)
+class PooledRoute(LocalRoute):
+    """:class:`LocalRoute` with its pool already started (:meth:`LocalRoute.opened`)."""
+
+    pool: ProcessPoolExecutor | None = None
+    handed: list[Submission] = field(default_factory=list)  # what grade was given
+
+    def grade(
+        self, pack_id: str, pending: list[Submission], options: GradeOptions,
+        writing: Writing | None = None,
+    ) -> Generator[Returned, None, None]:
+        """Each share with its results, as they complete, graded in the started pool."""
+        self.handed.extend(pending)
+        return run_shares(pack_id, shares_of(pending, self.jobs), options, self.jobs, writing,
+                          pool=self.pool)
+
 
 def run_shares(
     pack_id: str, shares: list[list[Submission]], options: GradeOptions, jobs: int,
-    writing: Writing | None = None,
+    writing: Writing | None = None, pool: ProcessPoolExecutor | None = None,
 ) -> Generator[tuple[list[Submission], ShareResults | WrittenShare], None, None]:
     """Each share with its results (or the exception that lost them), as they complete; with
     ``writing``, results the worker has written (a :class:`~graders.stages.WrittenShare`).
 
-    With ``jobs > 1`` the shares go to a process pool; closing this iterator early (an
-    interrupt, an error in the caller) stops every worker, and it never returns before its
-    workers are gone."""
-    if jobs <= 1 or len(shares) <= 1:
+    With ``jobs > 1`` the shares go to a process pool (``pool``, else one of its own, whose
+    workers are gone when this iterator ends); closing this iterator early (an interrupt, an
+    error in the caller) stops every worker."""
+    if pool is None and (jobs <= 1 or len(shares) <= 1):
         for share in shares:
             try:
                 results: ShareResults | WrittenShare = _task(pack_id, share, options, writing)
@@ -71,9 +111,8 @@ def run_shares(
                 results = exc
             yield share, results
         return
-    context = multiprocessing.get_context("spawn")  # no inherited threads, locks or pytest state
-    pool = ProcessPoolExecutor(min(jobs, len(shares)), mp_context=context,
-                               initializer=_worker_signals)
+    owned = pool is None
+    pool = pool or _pool(min(jobs, len(shares)))
     try:
         futures: dict[Future[list[SubmissionResult] | WrittenShare], list[Submission]] = {
             pool.submit(_task, pack_id, share, options, writing): share for share in shares
@@ -85,7 +124,27 @@ def run_shares(
         _stop(pool)
         raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if owned:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool(jobs: int, pack_id: str | None = None,
+          options: GradeOptions | None = None) -> ProcessPoolExecutor:
+    """A pool of ``jobs`` worker processes; given the pack, each starts at once and loads
+    what grading it needs (:func:`_warm`)."""
+    context = multiprocessing.get_context("spawn")  # no inherited threads, locks or pytest state
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_signals)
+    if pack_id is not None and options is not None:
+        for _ in range(jobs):  # one task per worker: the pool starts a worker for each
+            pool.submit(_warm, pack_id, options)
+    return pool
+
+
+def _warm(pack_id: str, options: GradeOptions) -> None:
+    """In a worker, before its first share: the pack loaded and what its session imports."""
+    import hypothesis  # noqa: F401, PLC0415 - the packs' tests import it: loaded once, here
+
+    get_pack(pack_id, options.root)
 
 
 def _task(
@@ -109,7 +168,8 @@ def _terminated(signum: int, frame: object) -> None:
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what has not started and end every worker (each closes its sandboxes first)."""
-    processes = list(getattr(pool, "_processes", {}).values())  # no public handle on them
+    # No public handle on them; None once the pool is shut down (stopped already).
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()

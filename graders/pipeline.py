@@ -4,7 +4,9 @@
 
 0. **admit**: refuse to start when marks would be wrong for everyone (a tool not ready, no
    sandbox without ``--isolation rlimits``), then let the route refuse (:meth:`Route.check`);
-1. **intake**: the export's submissions, roster names and times settled;
+1. **intake**: the export's submissions, roster names and times settled; then the route is
+   opened for that many (:meth:`Route.opened`: a pool's workers start importing the engine
+   while the parent goes on, and are waited for only after the index is written);
 2. **prepare**: each submission once, here in the parent; reuse every stored result whose
    :func:`~graders.outcomes.grading_key` is unchanged;
 3. to 5. **rules, session, mark**: the rest handed to the route in shares
@@ -41,7 +43,7 @@ from graders.errors import GraderError
 from graders.feedback import FeedbackWriter
 from graders.gradelog import SafeRecords, batch_log
 from graders.intake.base import Found
-from graders.intake.people import missing_id
+from graders.intake.people import Settled, missing_id
 from graders.intake.plain import single
 from graders.intake.roster import Person, Roster
 from graders.outcomes import (
@@ -113,6 +115,11 @@ class Route(Protocol):
         """Each share of ``pending`` with its results (or the exception that lost them), as
         they complete; closing the iterator stops the route's workers."""
 
+    def opened(self, pack_id: str, options: GradeOptions,
+               count: int) -> contextlib.AbstractContextManager[Route]:
+        """The route ready for a batch of ``count`` submissions, its workers starting while
+        the parent prepares them; on leaving, none of its workers is left."""
+
 
 def run_pipeline(request: BatchRequest, route: Route) -> BatchOutcome:
     """Grade ``request.sources`` on ``route``; never raises for one student's problem.
@@ -159,6 +166,15 @@ def _graded(request: BatchRequest, route: Route, isolation: Isolation) -> BatchO
     )
     settled = intake(pack, [_found(s) for s in request.sources], roster=request.roster,
                      times=request.times, zone=zone)
+    with route.opened(pack.id, options, len(settled.found)) as ready:
+        return _graded_on(request, ready, options, settled)
+
+
+def _graded_on(request: BatchRequest, route: Route, options: GradeOptions,
+               settled: Settled) -> BatchOutcome:
+    """The stages after intake, on the opened route."""
+    pack, isolation = request.pack, options.isolation
+    assert isolation is not None
     writer = ReportWriter(request.out_dir, pack) if request.out_dir else None
     feedback = (FeedbackWriter(request.out_dir / "feedback", pack, request.due)
                 if request.out_dir and not request.public_only else None)

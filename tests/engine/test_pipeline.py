@@ -3,6 +3,7 @@ chooses a route itself, and a route that refuses grades nobody."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Generator
 from pathlib import Path
@@ -38,6 +39,12 @@ class Recording:
         self.refusal = refusal
         self.checked: list[Isolation | None] = []
         self.handed: list[str] = []
+        self.opened_for: list[int] = []
+
+    def opened(self, pack_id: str, options: GradeOptions,
+               count: int) -> contextlib.AbstractContextManager[Recording]:
+        self.opened_for.append(count)
+        return contextlib.nullcontext(self)
 
     def check(self, isolation: Isolation | None) -> None:
         self.checked.append(isolation)
@@ -59,7 +66,7 @@ def test_the_pipeline_grades_on_the_route_it_is_handed(tmp_path: Path):
                            out_dir=out)
     outcome = run_pipeline(request, route)
     assert route.checked == [outcome.isolation]
-    assert route.handed == ["correct", "syntax_error"]
+    assert route.handed == ["correct", "syntax_error"] and route.opened_for == [2]
     for result in outcome.results:
         expected = json.loads((SAMPLES / result.student / "expected.json").read_text("utf-8"))
         assert mismatches(result, expected) == []

@@ -7,10 +7,12 @@ import csv
 import json
 import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from graders import pipeline
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.commands import run
@@ -110,3 +112,27 @@ def test_the_default_job_count_fits_the_allowed_range(batch, tmp_path, monkeypat
     monkeypatch.setattr(os, "cpu_count", lambda: 128)
     assert run.default_jobs() == 64
     assert main([str(batch / "correct"), "-a", "altnim", "--out", str(tmp_path)]) == 0
+
+
+def test_the_pool_starts_while_the_parent_prepares_and_none_is_left(batch, tmp_path,
+                                                                    monkeypatch):
+    """Its workers import the engine while the parent prepares the submissions; a rerun that
+    reuses every result and a batch of one start none to wait for; no worker outlives any."""
+    seen: list[list[str]] = []
+    real = pipeline.prepare_all
+
+    def watched(*args, **kwargs):
+        seen.append([p for p in _descendants() if "multiprocessing" in p])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "prepare_all", watched)
+    out = tmp_path / "reports"
+    request = BatchRequest(pack=PACK, sources=sorted(batch.iterdir()), out_dir=out, jobs=2)
+    assert len(grade_batch(request).results) == 3
+    assert len(seen[-1]) == 2, seen  # both workers already started
+    assert _descendants() == []
+    again = grade_batch(request)
+    assert again.reused == 3 and _descendants() == []
+    alone = replace(request, sources=[batch / "correct"], out_dir=tmp_path / "alone")
+    assert [r.total for r in grade_batch(alone).results] == [100]
+    assert seen[-1] == [] and _descendants() == []

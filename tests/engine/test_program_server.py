@@ -12,7 +12,8 @@ from graders.sandbox import Limits, RunResult, Sandbox
 from graders.sandbox.programs import needs_fresh, serves
 from tests.serving import serving_sandbox
 
-LIMITS = Limits(wall_seconds=5, cpu_seconds=5, memory_mb=256, processes=8, output_kb=64)
+# Every probe but `hang` ends within a fraction of a second; `hang` runs four times to the clock.
+LIMITS = Limits(wall_seconds=2, cpu_seconds=2, memory_mb=256, processes=8, output_kb=64)
 
 PROBES = {
     "identity": """

@@ -3,7 +3,8 @@
 Every sample and attack submission of the two packs that run whole programs is prepared as
 the batch prepares it; each program run its tests make (pnt: the 27 cases; altNim: the runs of
 its golden files) is run twice, in the workspace's program server and in a fresh sandbox, both
-with the pack's course environment as grading mounts it (a pnt program importing sympy finds
+with the pack's limits (the clock cut to ``COMPARED_SECONDS``) and its course environment as
+grading mounts it (a pnt program importing sympy finds
 it preloaded by the server on the one path, imports it itself on the other), and
 the two must agree on stdout, stderr, exit status, the timeout and output flags, and the
 verdict (``RunResult.problem``). Where they differ, a second fresh run tells what the program
@@ -22,19 +23,24 @@ from __future__ import annotations
 import hashlib
 import os
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from graders.pack import Pack, get_pack
 from graders.packs.pnt import checks as pnt
-from graders.sandbox import RunResult
+from graders.sandbox import Limits, RunResult
 from graders.sandbox.programs import needs_fresh
 from graders.submissions import prepare
 from graders.tools import environment_mount
 from tests.serving import serving_sandbox
 
 PACKS = {name: get_pack(name) for name in ("pnt", "altnim")}
+# Both paths get the same limits: the pack's, the clock cut to this. Every honest run here
+# ends within a second; a program that loops proves the two paths stop it alike at any limit
+# (the verdict names the limit it was given), and need not wait out the handout's 10 s twice.
+COMPARED_SECONDS = 3
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -79,10 +85,15 @@ def _runs(pack: Pack) -> list[tuple[list[str], str, tuple[str, ...]]]:
             for run in pack.declaration.golden_spec(spec.name).runs]
 
 
+def _limits(pack: Pack) -> Limits:
+    return replace(pack.limits, wall_seconds=min(pack.limits.wall_seconds, COMPARED_SECONDS),
+                   cpu_seconds=min(pack.limits.cpu_seconds, COMPARED_SECONDS))
+
+
 def _seen(result: RunResult, pack: Pack) -> dict[str, object]:
     return {"stdout": result.stdout, "stderr": result.stderr, "exit": result.exit_code,
             "timed_out": result.timed_out, "flooded": result.stopped_for_output,
-            "truncated": result.output_truncated, "verdict": result.problem(pack.limits)}
+            "truncated": result.output_truncated, "verdict": result.problem(_limits(pack))}
 
 
 @pytest.fixture(scope="module")
@@ -101,28 +112,29 @@ OUTPUTS = ("stdout", "stderr")
 @pytest.mark.parametrize(("pack_id", "source"), CASES)
 def test_server_runs_match_fresh_runs(sandboxes, tmp_path, pack_id, source):
     pack, sandbox = PACKS[pack_id], sandboxes[pack_id]
+    limits = _limits(pack)
     workspace = prepare(source, pack, tmp_path / "work").workspace
     assert sandbox.programs == "server"
     for argv, stdin, inputs in _runs(pack):
         extra = {name: pack.fixtures_dir / "inputs" / name for name in inputs}
-        server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin, extra=extra), pack)
-        fresh = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin, extra=extra),
+        server = _seen(sandbox.run(workspace, argv, limits, stdin=stdin, extra=extra), pack)
+        fresh = _seen(sandbox.run_fresh(workspace, argv, limits, stdin=stdin, extra=extra),
                       pack)
         if server != fresh:
-            again = _seen(sandbox.run_fresh(workspace, argv, pack.limits, stdin=stdin,
+            again = _seen(sandbox.run_fresh(workspace, argv, limits, stdin=stdin,
                                             extra=extra), pack)
             # A program whose very end depends on the machine's load (fork_memory_bomb:
             # children filling 400 MB each under one memory cgroup, then sleeping) may
             # end either way on either path: one of two server runs must end as one of
             # two fresh runs did.
             if not _agrees(server, fresh, again):
-                server = _seen(sandbox.run(workspace, argv, pack.limits, stdin=stdin,
+                server = _seen(sandbox.run(workspace, argv, limits, stdin=stdin,
                                            extra=extra), pack)
             assert _agrees(server, fresh, again), (" ".join(argv), server, fresh, again)
         if fresh["timed_out"]:  # both paths stopped it alike: the rest would only wait again
             break
     # Every workspace not sent fresh by its source had runs answered by its server.
-    served = sandbox.served(workspace, pack.limits)
+    served = sandbox.served(workspace, limits)
     assert bool(served) != bool(needs_fresh(workspace)) or fresh["timed_out"], served
 
 

@@ -175,7 +175,7 @@ def test_a_stranger_client_is_refused(scheduler, foreign_certs):
 
 
 def test_a_rogue_worker_cannot_join(scheduler, certs, foreign_certs):
-    rogue = _start_worker(scheduler, foreign_certs, "--death-timeout", "10", "--no-nanny")
+    rogue = _start_worker(scheduler, foreign_certs, "--death-timeout", "3", "--no-nanny")
     try:
         rogue.wait(START_SECONDS)
     finally:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.context
+import os
 import signal
 from collections.abc import Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -132,8 +134,8 @@ def _pool(jobs: int, pack_id: str | None = None,
           options: GradeOptions | None = None) -> ProcessPoolExecutor:
     """A pool of ``jobs`` worker processes; given the pack, each starts at once and loads
     what grading it needs (:func:`_warm`)."""
-    context = multiprocessing.get_context("spawn")  # no inherited threads, locks or pytest state
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_signals)
+    pool = ProcessPoolExecutor(jobs, mp_context=_start_method(), initializer=_worker_start,
+                               initargs=(dict(os.environ),))
     if pack_id is not None and options is not None:
         for _ in range(jobs):  # one task per worker: the pool starts a worker for each
             pool.submit(_warm, pack_id, options)
@@ -156,8 +158,25 @@ def _task(
     return grade_and_write(pack_id, share, options, writing.for_share(share))
 
 
-def _worker_signals() -> None:
-    """Workers leave Ctrl-C to the parent, and clean up their sandboxes when terminated."""
+def _start_method() -> multiprocessing.context.BaseContext:
+    """How workers start: forked from a fork server, a fresh interpreter that imported the
+    engine once (each worker of a spawned pool imported it again: about half a second of
+    CPU each) and never ran a test, so no thread, lock or pytest state is inherited; spawned
+    where there is no fork server. The server lives as long as this process, as
+    multiprocessing's resource tracker does."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
+
+
+def _worker_start(environment: dict[str, str]) -> None:
+    """The parent's environment as it is now (the fork server's is the one it had when the
+    server started), and the signals: workers leave Ctrl-C to the parent, and clean up their
+    sandboxes when terminated."""
+    os.environ.clear()
+    os.environ.update(environment)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _terminated)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from graders import pipeline
+from graders import parallel, pipeline
 from graders.batch import BatchRequest, grade_batch
 from graders.cli import main
 from graders.commands import run
@@ -21,6 +21,7 @@ from graders.pack import get_pack
 PACK = get_pack("altnim")
 SAMPLES = PACK.fixtures_dir / "submissions"
 TIMES = {"graded_at", "seconds"}
+HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
 
 
 @pytest.fixture
@@ -32,8 +33,9 @@ def batch(tmp_path: Path) -> Path:
 
 
 def _descendants() -> list[str]:
-    """Command lines of every live process below this one (multiprocessing's resource tracker,
-    a helper that lives as long as this interpreter, aside)."""
+    """Command lines of every live process below this one (multiprocessing's resource tracker
+    and fork server, helpers that live as long as this interpreter and grade nobody, aside;
+    the workers forked from the server are counted: their command line is the server's)."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -53,7 +55,8 @@ def _descendants() -> list[str]:
                 except OSError:
                     continue
                 text = command.replace(b"\0", b" ").decode(errors="replace")
-                if "resource_tracker" not in text and text:
+                helper = parent == os.getpid() and any(name in text for name in HELPERS)
+                if text and not helper:
                     found.append(text)
     return found
 
@@ -136,3 +139,21 @@ def test_the_pool_starts_while_the_parent_prepares_and_none_is_left(batch, tmp_p
     alone = replace(request, sources=[batch / "correct"], out_dir=tmp_path / "alone")
     assert [r.total for r in grade_batch(alone).results] == [100]
     assert seen[-1] == [] and _descendants() == []
+
+
+def test_workers_see_the_parents_environment_as_it_is_now(monkeypatch):
+    """Workers are forked from a fork server started with the environment of its day: each
+    worker takes the parent's environment as it is when the pool starts."""
+    earlier = parallel._pool(2)  # noqa: SLF001 - the pool itself, without a batch around it
+    try:
+        assert earlier.submit(os.getenv, "GRADERS_POOL_MARK").result() is None
+    finally:
+        earlier.shutdown()
+    monkeypatch.setenv("GRADERS_POOL_MARK", "set after the server started")
+    pool = parallel._pool(2)  # noqa: SLF001
+    try:
+        assert pool.submit(os.getenv, "GRADERS_POOL_MARK").result() == \
+            "set after the server started"
+    finally:
+        pool.shutdown()
+    assert _descendants() == []

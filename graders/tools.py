@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -173,18 +174,25 @@ def unready_tools(pack: Pack) -> list[str]:
 
 def setup_tools(packs: list[Pack], force: bool = False) -> Iterator[tuple[Tool, str]]:
     """Install every tool of ``packs`` that is not ready (all of them with ``force``),
-    yielding each tool with what was done; GraderError when an install fails."""
-    seen: set[str] = set()
+    yielding each tool with what was done, the ready ones first; GraderError when an install
+    fails. The installs run side by side: each is its own environment, mostly waiting on pip."""
+    wanted: dict[str, Tool] = {}
     for pack in packs:
         for tool in tools_of(pack):
-            if tool.name in seen:
-                continue
-            seen.add(tool.name)
-            if tool.problem() is None and not force:
-                yield tool, "ready"
-                continue
-            tool.install()
-            yield tool, "installed"
+            wanted.setdefault(tool.name, tool)
+    missing = []
+    for tool in wanted.values():
+        if tool.problem() is None and not force:
+            yield tool, "ready"
+        else:
+            missing.append(tool)
+    if not missing:
+        return
+    with ThreadPoolExecutor(max_workers=len(missing)) as pool:
+        futures = {pool.submit(tool.install): tool for tool in missing}
+        for future in as_completed(futures):
+            future.result()
+            yield futures[future], "installed"
 
 
 def _step(command: list[str], what: str) -> str:

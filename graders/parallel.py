@@ -71,11 +71,10 @@ class LocalRoute:
             if pool is not None:
                 _stop(pool)
             raise
-        finally:
-            if pool is not None and not route.handed:  # every result was reused: no waiting
-                _stop(pool)
-            elif pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None and route.handed:
+            pool.shutdown(wait=True, cancel_futures=True)
+        elif pool is not None:  # every result was reused: nothing to wait for
+            _stop(pool)
 
 
 @dataclass(frozen=True)
@@ -143,9 +142,8 @@ def _pool(jobs: int, pack_id: str | None = None,
 
 
 def _warm(pack_id: str, options: GradeOptions) -> None:
-    """In a worker, before its first share: the pack loaded and what its session imports."""
-    import hypothesis  # noqa: F401, PLC0415 - the packs' tests import it: loaded once, here
-
+    """In a worker, before its first share: the pack loaded (the engine, pytest and
+    Hypothesis came with this module)."""
     get_pack(pack_id, options.root)
 
 

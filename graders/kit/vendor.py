@@ -33,7 +33,7 @@ WHOLE = {
     "graders.specs", "graders.pack_specs", "graders.registry", "graders.observe", "graders.kept",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it
     # the one Worker (the protocol, its limits and message texts) and the plain launcher
-    "graders.sandbox.worker", "graders.sandbox.plain_launcher",
+    "graders.sandbox.worker", "graders.sandbox.worker_words", "graders.sandbox.plain_launcher",
 }
 WHOLE_DATA = ["problems.toml", "rules/messages.toml", "causes.toml", "verdict.toml"]
 # Replaced by the kit's runtime (graders/kit/runtime): the pre-check's own sandbox (the engine's

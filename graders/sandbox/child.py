@@ -217,6 +217,15 @@ def operations(driver: object) -> dict:
     }
 
 
+def mark_student_imports(died: list) -> None:
+    """``harness_kit.import_student`` (the drivers' way in) marks each student module's import
+    on fd 2, where the parent reads which import a dead process never finished, and does not
+    import again the modules ``died`` whose import ended or hung an earlier process."""
+    kit = sys.modules.get("harness_kit")
+    if kit is not None:
+        vars(kit).update(MARKS_FD=2, DIED=frozenset(map(str, died)))
+
+
 def run_call(ops: dict, request: dict, limit: int) -> dict:
     """Run one driver operation with captured stdio; never raises.
 
@@ -224,6 +233,7 @@ def run_call(ops: dict, request: dict, limit: int) -> dict:
     which student code cannot reach (the guard refuses frames), so nothing the student can
     patch ever sees it."""
     allow_cpu(float(request.get("cpu_seconds") or 0))
+    mark_student_imports(request.get("died") or [])
     out, err = CappedText(limit), CappedText(limit)
     saved = sys.stdin, sys.stdout, sys.stderr
     sys.stdin = io.StringIO(request.get("stdin") or "")

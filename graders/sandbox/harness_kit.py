@@ -162,6 +162,27 @@ def typed(answers=(), then=None, echo=None, limit=None):
 _FAILED_IMPORTS: dict = {}
 
 
+# Set by the worker loop for each call (child.mark_student_imports): the fd on which
+# import_student marks the start and the end of each student module's import (a process that
+# ends or hangs between the two died importing it: worker.died_importing), and the modules
+# whose import ended or hung an earlier process of the worker, not imported again.
+MARKS_FD = None
+DIED: frozenset[str] = frozenset()
+_write_mark = os.write  # bound before any student code exists
+
+
+class DiedImporting(BaseException):
+    """Raised for a module in ``DIED`` instead of importing it; the parent says what its
+    import did. Not an Exception: a driver's ``except Exception`` must not make it a verdict
+    of its own."""
+
+
+def _mark(event, module):
+    if MARKS_FD is not None:
+        with contextlib.suppress(OSError):
+            _write_mark(MARKS_FD, f"\ngraders-{event}: {module}\n".encode())
+
+
 def import_student(module):
     """``import module``, turning an ``input()`` at import time into advice the student can
     act on (the sandbox has no keyboard). A module that raised while importing raises the same
@@ -169,11 +190,14 @@ def import_student(module):
     answer."""
     if module in sys.modules:
         return importlib.import_module(module)
+    if module in DIED:
+        raise DiedImporting(module)
     source = _source_of(module)
     failed = _FAILED_IMPORTS.get(source) if source else None
     if failed is not None:
         error, trace = failed
         raise error.with_traceback(trace)
+    _mark("importing", module)
     try:
         return importlib.import_module(module)
     except (EOFError, OutOfInput) as exc:
@@ -187,6 +211,8 @@ def import_student(module):
         if source:
             _FAILED_IMPORTS[source] = (exc, exc.__traceback__)
         raise
+    finally:
+        _mark("imported", module)
 
 
 def _source_of(module):

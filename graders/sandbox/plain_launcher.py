@@ -131,7 +131,7 @@ class PlainLink:
 
     def _keep_errors(self, stream: IO[bytes]) -> None:
         with contextlib.suppress(OSError, ValueError):
-            while chunk := stream.read(4096):
+            while chunk := stream.read1(4096):  # type: ignore[attr-defined]
                 if sum(map(len, self.errors)) < ERRORS_KEPT:
                     self.errors.append(chunk)
 

@@ -1,8 +1,8 @@
 """Parent side of the worker protocol: one long-lived interpreter per workspace, started by a
 launcher.
 
-One :class:`Worker` speaks the protocol (requests, signed answers, limits, restarts, the
-message texts a student reads); a :class:`Launcher` only starts the process that answers and
+One :class:`Worker` speaks the protocol (requests, signed answers, limits, restarts; the
+texts a student reads are in :mod:`graders.sandbox.worker_words`); a :class:`Launcher` only starts the process that answers and
 connects its pipes. The instructor's launcher (:mod:`graders.sandbox.keeper_launcher`) starts
 the keeper under bubblewrap; the student kit's (:mod:`graders.sandbox.plain_launcher`) starts
 a plain child interpreter with a time limit. The kit vendors this module as it is.
@@ -22,7 +22,15 @@ from typing import Any, NoReturn, Protocol
 
 from graders.errors import GraderError, StudentCrash, StudentError, StudentTimeout
 from graders.sandbox.isolation import Limits
-from graders.sandbox.process import describe_signal
+from graders.sandbox.worker_words import (
+    IMPORT_MARK,
+    describe_exception,
+    describe_exit,
+    died_importing,
+    import_words,
+    stderr_tail,
+    timeout_words,
+)
 
 STARTUP_SECONDS = 15.0
 # After this many timeouts a worker's calls fail at once: a looping submission must not make
@@ -30,8 +38,6 @@ STARTUP_SECONDS = 15.0
 MAX_TIMEOUTS = 2
 MAX_RESPONSE = 64 * 1024 * 1024
 SIGNATURE = 32  # HMAC-SHA256 of every answer (see child.Channel.send, signed by the keeper)
-REFUSED_STATUS = 86  # child_guard.REFUSED_STATUS: the guard stopped the student's code
-REFUSED_MARKER = "graders-refused:"
 
 
 class Link(Protocol):
@@ -99,6 +105,9 @@ class Worker:
         self.calls = 0
         self.restarts = 0
         self.timeouts = 0
+        # Student modules whose import ended or hung a process of this worker: how, for the
+        # later calls that would import them (the child raises DiedImporting instead).
+        self.died: dict[str, Died] = {}
         # What the guard's recursion watches found during the last call (see child_guard).
         self.watches: list[dict[str, Any]] = []
 
@@ -145,7 +154,7 @@ class Worker:
         if not response.get("ok"):
             error = response.get("error") or {}
             raise StudentError(
-                _describe_exception(op, error, self.limits),
+                describe_exception(op, error, self.limits),
                 details={"kind": "exception", **error, "stdout": response.get("stdout", "")},
             )
         return response.get("value")
@@ -182,6 +191,8 @@ class Worker:
             "stdin": stdin,
             "cpu_seconds": self.limits.cpu_seconds,
         }
+        if self.died:
+            request["died"] = sorted(self.died)
         limit = timeout if timeout is not None else self.limits.per_call
         try:
             self._send(request)
@@ -194,12 +205,11 @@ class Worker:
             self._forged(op, response.reason)
         if response == "timeout":
             self.timeouts += 1
+            module = died_importing(self.link.stderr()) if self.link is not None else None
             self.close()
-            _timed_out(
-                f"`{op}` did not finish within {limit:g} s and was stopped "
-                "(an infinite loop, or a search that is far too slow).",
-                limit,
-            )
+            if module:
+                self.died[module] = Died(module, "timeout", "", {}, limit)
+            _timed_out(timeout_words(op, limit, module), limit)
         assert isinstance(response, dict) and self.link is not None
         if isinstance(response.get("forged"), str):  # the keeper refused the child's answer
             self._forged(op, response["forged"][:300])
@@ -207,7 +217,17 @@ class Worker:
         if problem:
             self._forged(op, problem)
         self.watches = [w for w in response.get("watches") or [] if isinstance(w, dict)]
+        died = self.died.get(str((response.get("error") or {}).get("message")))
+        if not response.get("ok") and died and response["error"].get("type") == "DiedImporting":
+            self._died_again(op, died)
         return self.link.as_seen(response)
+
+    def _died_again(self, op: str, died: Died) -> NoReturn:
+        """A call that would import a module whose import ended or hung an earlier process
+        fails as that import did, the module not run again."""
+        if died.kind == "timeout":
+            _timed_out(timeout_words(op, died.seconds, died.module), died.seconds)
+        self._crashed(op, died)
 
     def _forged(self, op: str, problem: str) -> NoReturn:
         self.close()
@@ -217,17 +237,29 @@ class Worker:
             details={"kind": "protocol"},
         )
 
-    def _crashed(self, op: str) -> NoReturn:
+    def _crashed(self, op: str, died: Died | None = None) -> NoReturn:
+        # One raise site: Hypothesis tells failures apart by where they were raised, and a
+        # call failed as an earlier process's import of its module did is the same failure.
+        died = died or self._ended()
+        raise StudentCrash(f"`{op}`: {died.why}", details=died.details)
+
+    def _ended(self) -> Died:
+        """Why the process ended during a call; kept for later calls when it died importing
+        a student module (an exit, a signal, a refusal, a flood at import)."""
         link = self.link
         status = link.ended() if link is not None else None
-        tail = _stderr_tail(link.as_seen(link.stderr())) if link is not None else ""
+        stderr = link.stderr() if link is not None else ""
+        module = died_importing(stderr)
+        tail = stderr_tail(link.as_seen(IMPORT_MARK.sub("", stderr))) if link is not None else ""
         out_tail = link.stdout()[-1500:] if link is not None else ""
         flooded = link is not None and link.flooded
         self.close()
-        raise StudentCrash(
-            f"`{op}`: {_describe_exit(status, self.limits, flooded, tail)}",
-            details={"kind": "crash", "exit_status": status, "stderr": tail, "stdout": out_tail},
-        )
+        why = describe_exit(status, self.limits, flooded, tail) + import_words(module)
+        details = {"kind": "crash", "exit_status": status, "stderr": tail, "stdout": out_tail}
+        died = Died(module or "", "crash", why, details, None)
+        if module:
+            self.died[module] = died
+        return died
 
     def _send(self, message: dict[str, Any]) -> None:
         if self.link is None:
@@ -270,6 +302,17 @@ class Garbled:
     reason: str
 
 
+@dataclasses.dataclass(frozen=True)
+class Died:
+    """How a process of the worker ended or hung importing student ``module``."""
+
+    module: str
+    kind: str  # "crash" or "timeout"
+    why: str
+    details: dict[str, Any]
+    seconds: float | None
+
+
 def _timed_out(message: str, seconds: float | None) -> NoReturn:
     # One raise site for every timeout: Hypothesis tells failures apart by where they were
     # raised, and a skipped call must count as the same failure as the timeout before it.
@@ -280,66 +323,6 @@ def worker_lifetime_limits(limits: Limits) -> Limits:
     """A worker serves many calls: its hard CPU cap is a lifetime budget, the child moves the
     soft cap per call (see ``child.allow_cpu``)."""
     return dataclasses.replace(limits, cpu_seconds=max(120, 20 * limits.cpu_seconds))
-
-
-def _describe_exception(op: str, error: dict[str, Any], limits: Limits) -> str:
-    kind = error.get("type", "Exception")
-    message = error.get("message", "")
-    if kind == "NotPlainData":
-        return (
-            f"`{op}`: your code returned {message}; expected plain values (numbers, text, lists)."
-        )
-    if kind == "SystemExit":
-        return f"`{op}`: your code called exit()/sys.exit() ({message or 'no status'})."
-    if kind == "EOFError":
-        return f"`{op}`: your code asked for more input() than the test provides."
-    if kind == "MemoryError":
-        return f"`{op}`: your code ran out of memory (MemoryError; at most {limits.memory_mb} MB)."
-    if kind == "RecursionError":
-        return f"`{op}`: your code recursed too deeply (RecursionError: {message})."
-    if message.startswith("[Errno 28]"):
-        return (
-            f"`{op}`: your code filled the {limits.disk_mb} MB it may write in its folder "
-            f"({kind}: {message})."
-        )
-    return f"`{op}` raised {kind}: {message}".rstrip(": ")
-
-
-def _describe_exit(
-    status: int | None, limits: Limits, flooded: bool = False, stderr: str = ""
-) -> str:
-    if flooded:
-        return f"your code printed more than {limits.output_kb} KB and was stopped."
-    if status is None:
-        return "the process running your code stopped answering."
-    refused = [line for line in stderr.splitlines() if line.startswith(REFUSED_MARKER)]
-    if status == REFUSED_STATUS and refused:
-        reason = refused[-1][len(REFUSED_MARKER) :].strip()[:300]
-        return f"{reason}; the grader refused it and stopped your code."
-    if status < 0:
-        return f"the process running your code {describe_signal(-status, limits)}."
-    if 128 < status < 128 + 65:  # bubblewrap's status for a command killed by a signal
-        return f"the process running your code {describe_signal(status - 128, limits)}."
-    if status == 0:
-        return (
-            "the process running your code ended (exit status 0) in the middle of the "
-            "call: did your code call os._exit() or exit()?"
-        )
-    last = stderr.strip().splitlines()[-1:]
-    cause = (
-        f": {last[0][:300]}" if last else " (did your code call exit(), sys.exit() or os._exit()?)"
-    )
-    return f"the process running your code ended with exit status {status}{cause}."
-
-
-def _stderr_tail(text: str) -> str:
-    """The end of a crashed worker's stderr, with the guard's reason kept even when the
-    student's own output came first."""
-    refused = [line for line in text.splitlines() if line.startswith(REFUSED_MARKER)]
-    tail = text[-1500:]
-    if refused and refused[-1] not in tail:
-        tail = f"{tail}\n{refused[-1]}"
-    return tail
 
 
 def _malformed(response: dict[str, Any], request_id: int) -> str | None:

@@ -7,6 +7,7 @@ import ast
 import builtins
 import io
 import math
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -104,6 +105,25 @@ def test_a_module_that_failed_to_import_fails_again_without_running_again(worksp
     assert kit.pinned("deep", "X")[1] == "deep.py could not be imported"
     workspace("deep.py", "X = 1\n")  # the file written again is imported anew
     assert kit.import_student("deep").X == 1
+
+
+def test_imports_are_marked_and_a_module_that_died_importing_is_not_run(workspace, monkeypatch):
+    """In a worker (child.mark_student_imports) each import is marked on the fd the parent
+    reads; a module whose import ended an earlier process raises DiedImporting, which a
+    driver's ``except Exception`` does not catch, and the module does not run."""
+    read, write = os.pipe()
+    monkeypatch.setattr(kit, "MARKS_FD", write)
+    monkeypatch.setattr(kit, "DIED", frozenset({"gone"}))
+    workspace("fine.py", "X = 1\n")
+    workspace("gone.py", "open('runs.txt', 'a').write('run\\n')\n")
+    assert kit.import_student("fine").X == 1
+    with pytest.raises(kit.DiedImporting) as caught:
+        kit.pinned("gone", "X")
+    assert not isinstance(caught.value, Exception) and str(caught.value) == "gone"
+    assert not Path("runs.txt").exists()
+    os.close(write)
+    with os.fdopen(read) as marks:
+        assert marks.read() == "\ngraders-importing: fine\n\ngraders-imported: fine\n"
 
 
 def test_a_module_that_asked_for_input_is_imported_again_when_input_is_typed(workspace):

@@ -23,6 +23,8 @@ from graders.sandbox.worker import Worker
 DRIVER = textwrap.dedent("""
     import os
 
+    import harness_kit
+
     def echo(value):
         print("printed", value)
         return value
@@ -40,7 +42,17 @@ DRIVER = textwrap.dedent("""
 
     def where():
         return os.getcwd()
+
+    def value_of(module):
+        return harness_kit.import_student(module).VALUE
 """)
+# Student modules the driver's value_of imports: ``dies`` ends its process at import (after a
+# word on stderr), ``hangs`` loops there, ``fine`` imports.
+MODULES = {
+    "dies": "import os\nos.write(2, b'leaving')\nos._exit(4)\nVALUE = 0\n",
+    "hangs": "while True:\n    pass\n",
+    "fine": "VALUE = 7\n",
+}
 LIMITS = Limits(wall_seconds=2, cpu_seconds=2, memory_mb=256, processes=8)
 
 
@@ -55,6 +67,8 @@ def _folders(tmp_path: Path) -> tuple[Path, Path]:
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     (workspace / "student.py").write_text("def boom():\n    raise ValueError('bad move')\n")
+    for name, text in MODULES.items():
+        (workspace / f"{name}.py").write_text(text)
     driver = tmp_path / "driver.py"
     driver.write_text(DRIVER)
     return workspace, driver
@@ -107,6 +121,45 @@ def test_two_timeouts_and_the_rest_is_not_run(worker):
                        "of time 2 times"):
         worker.call("echo", 1)
     assert (worker.calls, worker.restarts) == (2, 1)
+
+
+def test_a_module_that_ends_its_process_at_import_is_not_run_again(worker):
+    """Its later calls fail as the first did, without a process started for each (Hypothesis
+    asks a failing test again a dozen times); a call importing another module runs."""
+    with pytest.raises(StudentCrash) as first:
+        worker.call("value_of", "dies")
+    message = str(first.value)
+    assert message.startswith("`value_of`: the process running your code ended with exit "
+                              "status 4: leaving.")
+    assert "It happened while importing dies.py" in message
+    assert "graders-import" not in message + first.value.details["stderr"]
+    assert first.value.details["stderr"].strip() == "leaving"
+    for _ in range(3):
+        with pytest.raises(StudentCrash) as again:
+            worker.call("value_of", "dies")
+        assert (str(again.value), again.value.details) == (message, first.value.details)
+    assert worker.call("value_of", "fine") == 7
+    assert (worker.calls, worker.restarts) == (5, 1)  # one start again, for all the calls
+
+
+def test_a_module_that_hangs_at_import_waits_out_one_limit(worker):
+    with pytest.raises(StudentTimeout) as first:
+        worker.call("value_of", "hangs", timeout=1)
+    assert "It happened while importing hangs.py" in str(first.value)
+    with pytest.raises(StudentTimeout) as again:
+        worker.call("value_of", "hangs", timeout=1)
+    assert str(again.value) == str(first.value)
+    assert worker.timeouts == 1  # the second call did not wait: two more may still time out
+    assert worker.call("value_of", "fine") == 7
+
+
+def test_a_crash_after_the_import_is_charged_to_that_call_only(worker):
+    assert worker.call("value_of", "fine") == 7
+    with pytest.raises(StudentCrash) as caught:
+        worker.call("exit_now", 0)
+    assert "importing" not in str(caught.value)
+    assert worker.call("value_of", "fine") == 7
+    assert worker.died == {}
 
 
 def test_the_plain_launchers_cpu_limit_leaves_the_wall_clock_a_second():

@@ -288,6 +288,8 @@ def run_game_view(answers, later="3", limit=60):
         with _kit.patched(*swaps), _kit.typed(answers, later, out, limit), \
                 contextlib.redirect_stdout(out):
             runpy.run_path("game_view.py", run_name="__main__")
+    except _kit.DiedImporting:  # the worker tells what that module's import did
+        raise
     except BaseException as exc:  # noqa: BLE001 - SystemExit too: the transcript says why
         error = _kit.error_text(exc)
     return {"transcript": out.getvalue()[-20000:], "error": error,

@@ -2,10 +2,11 @@
 launcher.
 
 One :class:`Worker` speaks the protocol (requests, signed answers, limits, restarts; the
-texts a student reads are in :mod:`graders.sandbox.worker_words`); a :class:`Launcher` only starts the process that answers and
-connects its pipes. The instructor's launcher (:mod:`graders.sandbox.keeper_launcher`) starts
-the keeper under bubblewrap; the student kit's (:mod:`graders.sandbox.plain_launcher`) starts
-a plain child interpreter with a time limit. The kit vendors this module as it is.
+texts a student reads are in :mod:`graders.sandbox.worker_words`); a :class:`Launcher` only
+starts the process that answers and connects its pipes. The instructor's launcher
+(:mod:`graders.sandbox.keeper_launcher`) starts the keeper under bubblewrap; the student kit's
+(:mod:`graders.sandbox.plain_launcher`) starts a plain child interpreter with a time limit.
+The kit vendors this module as it is.
 """
 
 from __future__ import annotations

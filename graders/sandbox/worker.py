@@ -109,6 +109,9 @@ class Worker:
         # Student modules whose import ended or hung a process of this worker: how, for the
         # later calls that would import them (the child raises DiedImporting instead).
         self.died: dict[str, Died] = {}
+        # op -> what was said when a call of op forged its answer: op's later calls are not
+        # run (only code writing into the answer channel does that, never honest work).
+        self.forged: dict[str, str] = {}
         # What the guard's recursion watches found during the last call (see child_guard).
         self.watches: list[dict[str, Any]] = []
 
@@ -175,6 +178,8 @@ class Worker:
                 "times, so its remaining calls count as timed out.",
                 None,
             )
+        if op in self.forged:
+            self._forged(op, None)
         if self.link is None:
             if self.calls:
                 self.restarts += 1
@@ -230,13 +235,14 @@ class Worker:
             _timed_out(timeout_words(op, died.seconds, died.module), died.seconds)
         self._crashed(op, died)
 
-    def _forged(self, op: str, problem: str) -> NoReturn:
-        self.close()
-        raise StudentCrash(
-            f"`{op}`: your code wrote into the grader's private answer channel ({problem}); "
-            "the answer was thrown away and your code was stopped.",
-            details={"kind": "protocol"},
-        )
+    def _forged(self, op: str, problem: str | None) -> NoReturn:
+        # One raise site, as for _crashed: a call not run after a forgery is that failure.
+        if problem is not None:
+            self.close()
+            self.forged.setdefault(
+                op, f"`{op}`: your code wrote into the grader's private answer channel "
+                f"({problem}); the answer was thrown away and your code was stopped.")
+        raise StudentCrash(self.forged[op], details={"kind": "protocol"})
 
     def _crashed(self, op: str, died: Died | None = None) -> NoReturn:
         # One raise site: Hypothesis tells failures apart by where they were raised, and a

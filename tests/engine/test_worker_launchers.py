@@ -43,6 +43,11 @@ DRIVER = textwrap.dedent("""
     def where():
         return os.getcwd()
 
+    def forge(fd):
+        import struct
+        os.write(fd, struct.pack(">I", 2) + b"{}" + bytes(32))
+        return 1
+
     def value_of(module):
         return harness_kit.import_student(module).VALUE
 """)
@@ -160,6 +165,19 @@ def test_a_crash_after_the_import_is_charged_to_that_call_only(worker):
     assert "importing" not in str(caught.value)
     assert worker.call("value_of", "fine") == 7
     assert worker.died == {}
+
+
+def test_an_operation_that_forged_its_answer_is_not_run_again(worker):
+    """Only code writing into the answer pipe (fd 4 under both launchers) forges: that
+    operation's later calls fail as the first did, without a process each; others run."""
+    with pytest.raises(StudentCrash, match="private answer channel") as first:
+        worker.call("forge", 4)
+    for _ in range(3):
+        with pytest.raises(StudentCrash) as again:
+            worker.call("forge", 4)
+        assert str(again.value) == str(first.value)
+    assert worker.call("echo", 2) == 2
+    assert (worker.calls, worker.restarts) == (2, 1)
 
 
 def test_the_plain_launchers_cpu_limit_leaves_the_wall_clock_a_second():

@@ -18,6 +18,7 @@ import pytest
 from graders.errors import StudentCrash, StudentError
 from graders.sandbox import Isolation, Limits, Sandbox
 from graders.sandbox.isolation import close_hidden_trees
+from graders.sandbox.worker import Worker
 
 DRIVER = textwrap.dedent('''
     import sys
@@ -234,16 +235,19 @@ def sandbox() -> Iterator[Sandbox]:
     box.close()
 
 
-@pytest.fixture(scope="module")
-def worker(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory):
+def guard_worker(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory) -> Worker:
     folder = tmp_path_factory.mktemp("guard")
     (folder / "driver.py").write_text(DRIVER, encoding="utf-8")
     workspace = folder / "workspace"
     workspace.mkdir()
     (workspace / "student.py").write_text(STUDENT, encoding="utf-8")
-    made = sandbox.worker(workspace, folder / "driver.py", Limits(wall_seconds=20), "guard")
-    yield made
-    made.close()
+    return sandbox.worker(workspace, folder / "driver.py", Limits(wall_seconds=20), "guard")
+
+
+@pytest.fixture(scope="module")
+def worker(sandbox: Sandbox, tmp_path_factory: pytest.TempPathFactory):
+    with guard_worker(sandbox, tmp_path_factory) as made:
+        yield made
 
 
 def refused(worker, name: str, *args: object) -> str:
@@ -278,8 +282,13 @@ def test_signal_handlers_get_no_frame(worker):
     assert worker.call("run", "signal_frame") == "[None]"
 
 
-def test_answers_forged_on_every_fd_are_caught(worker):
-    assert "private answer channel" in refused(worker, "forge_every_fd")
+def test_answers_forged_on_every_fd_are_caught(sandbox, tmp_path_factory):
+    """And the operation that forged is not run again by that worker: its later calls, of
+    any program, fail with the same words (only code writing into the pipe forges)."""
+    with guard_worker(sandbox, tmp_path_factory) as own:
+        message = refused(own, "forge_every_fd")
+        assert "private answer channel" in message
+        assert refused(own, "honest") == message
 
 
 def test_the_recursion_watch_cannot_be_switched_off_or_ended_early(worker):
@@ -319,12 +328,15 @@ def test_the_worker_is_not_dumpable(worker):
         worker.call("run", "memory_through_a_link")
 
 
-def test_a_relay_process_cannot_rewrite_answers(worker):
-    with pytest.raises(StudentCrash, match="private answer channel"):
-        worker.call("run", "relay")
-        worker.call("watched", "recurse", 3)
-        assert worker.watches[0]["recursion"] == "recurse"  # the relay did not touch it
-    assert worker.call("run", "honest") == [1, 3, True]
+def test_a_relay_process_cannot_rewrite_answers(sandbox, tmp_path_factory):
+    """The relay rewrites the answer of the call that started it: caught, and that operation
+    is not run again; another operation runs in a fresh worker, the relay gone with the old."""
+    with guard_worker(sandbox, tmp_path_factory) as own:
+        with pytest.raises(StudentCrash, match="private answer channel") as caught:
+            own.call("run", "relay")
+        assert refused(own, "honest") == str(caught.value)
+        assert own.call("watched", "recurse", 3)["recursion"] == "recurse"
+        assert own.watches[0]["recursion"] == "recurse"
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="files are told apart by sandbox uid as root")

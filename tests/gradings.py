@@ -58,11 +58,12 @@ def count_gradings() -> None:
 
 def note_entry(name: str, waited: float, spent: float) -> None:
     """One line for the run cache's entry ``name``: seconds this worker waited for its locks,
-    then spent making it (or reading what another made)."""
+    then spent making it (or reading what another made), and the test that asked."""
     log = os.environ.get(COUNT_ENV)
     if log:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
         with Path(f"{log}.entries").open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps([name, round(waited, 1), round(spent, 1)]) + "\n")
+            handle.write(json.dumps([name, round(waited, 1), round(spent, 1), test]) + "\n")
 
 
 def _processor_seconds() -> float:
@@ -135,7 +136,8 @@ def _entry_lines(path: Path) -> list[str]:
     lines = [f"run cache: {len(rows)} asks for {len({row[0] for row in rows})} entries; "
              f"{sum(row[2] for row in rows):.0f} s making or re-reading them, "
              f"{sum(row[1] for row in rows):.0f} s waiting for them (a worker idle)"]
-    lines += [f"  waited {row[1]:.0f} s for {row[0]}" for row in waits[:15]]
+    lines += [f"  waited {row[1]:.0f} s for {row[0]} in {row[3] if len(row) > 3 else '?'}"
+              for row in waits[:15]]
     return lines
 
 

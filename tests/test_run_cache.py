@@ -27,6 +27,14 @@ def test_a_keyed_entry_is_made_once_per_key(tmp_path: Path, tmp_path_factory, mo
     assert "run cache: 3 asks for 1 entries" in summary
 
 
+def test_a_wait_names_the_test_that_waited(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv(gradings.COUNT_ENV, str(tmp_path / "count.jsonl"))
+    monkeypatch.setenv("PYTEST_CURRENT_TEST", "tests/kit/test_k.py::test_t[tippy] (call)")
+    gradings.note_entry("samples-tippy", 73.2, 0.4)
+    summary = gradings._entry_lines(tmp_path / "count.jsonl.entries")
+    assert summary[1] == "  waited 73 s for samples-tippy in tests/kit/test_k.py::test_t[tippy]"
+
+
 def test_the_summary_sums_processor_time_by_folder_file_and_test(tmp_path: Path, monkeypatch):
     monkeypatch.setenv(gradings.COUNT_ENV, str(tmp_path / "count.jsonl"))
     tests = ["tests/kit/test_a.py::t1", "tests/kit/test_a.py::t2", "tests/style/b.py::t",

@@ -136,7 +136,6 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
     shares = json.loads((kit / "_precheck" / "kit.json").read_text())["shares"]
     samples = sample_sources(pack)
     sources = [pack.reference_dir, *samples]
-    expected = instructor(sample_results, reference_and_bare, pack_id)
 
     def check(index_source):
         index, source = index_source
@@ -150,6 +149,8 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(check, enumerate(sources)))
+    # Asked for after the pre-checks: another worker may be grading the samples meanwhile.
+    expected = instructor(sample_results, reference_and_bare, pack_id)
     for source, (code, printed, starts, verdict) in runs:
         want = expected[student_id(source)]
         assert verdict, f"{source.name}: no verdict\n{printed[-3000:]}"

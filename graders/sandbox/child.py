@@ -220,7 +220,7 @@ def operations(driver: object) -> dict:
 def mark_student_imports(died: list) -> None:
     """``harness_kit.import_student`` (the drivers' way in) marks each student module's import
     on fd 2, where the parent reads which import a dead process never finished, and does not
-    import again the modules ``died`` whose import ended or hung an earlier process."""
+    import again the modules ``died`` whose import ended an earlier process."""
     kit = sys.modules.get("harness_kit")
     if kit is not None:
         vars(kit).update(MARKS_FD=2, DIED=frozenset(map(str, died)))

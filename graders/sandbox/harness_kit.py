@@ -164,8 +164,8 @@ _FAILED_IMPORTS: dict = {}
 
 # Set by the worker loop for each call (child.mark_student_imports): the fd on which
 # import_student marks the start and the end of each student module's import (a process that
-# ends or hangs between the two died importing it: worker.died_importing), and the modules
-# whose import ended or hung an earlier process of the worker, not imported again.
+# ends or hangs between the two died importing it: worker_words.died_importing), and the
+# modules whose import ended an earlier process of the worker, not imported again.
 MARKS_FD = None
 DIED: frozenset[str] = frozenset()
 _write_mark = os.write  # bound before any student code exists

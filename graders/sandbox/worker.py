@@ -106,8 +106,8 @@ class Worker:
         self.calls = 0
         self.restarts = 0
         self.timeouts = 0
-        # Student modules whose import ended or hung a process of this worker: how, for the
-        # later calls that would import them (the child raises DiedImporting instead).
+        # Student modules whose import ended a process of this worker: how, for the later
+        # calls that would import them (the child raises DiedImporting instead).
         self.died: dict[str, Died] = {}
         # op -> what was said when a call of op forged its answer: op's later calls are not
         # run (only code writing into the answer channel does that, never honest work).
@@ -211,10 +211,10 @@ class Worker:
             self._forged(op, response.reason)
         if response == "timeout":
             self.timeouts += 1
+            # Not kept as a death at import: a call with a longer limit may get through a
+            # slow import (game_of_nim's replay gets 15 s, its other calls 2 s).
             module = died_importing(self.link.stderr()) if self.link is not None else None
             self.close()
-            if module:
-                self.died[module] = Died(module, "timeout", "", {}, limit)
             _timed_out(timeout_words(op, limit, module), limit)
         assert isinstance(response, dict) and self.link is not None
         if isinstance(response.get("forged"), str):  # the keeper refused the child's answer
@@ -225,15 +225,8 @@ class Worker:
         self.watches = [w for w in response.get("watches") or [] if isinstance(w, dict)]
         died = self.died.get(str((response.get("error") or {}).get("message")))
         if not response.get("ok") and died and response["error"].get("type") == "DiedImporting":
-            self._died_again(op, died)
+            self._crashed(op, died)  # it would import a module whose import ended a process
         return self.link.as_seen(response)
-
-    def _died_again(self, op: str, died: Died) -> NoReturn:
-        """A call that would import a module whose import ended or hung an earlier process
-        fails as that import did, the module not run again."""
-        if died.kind == "timeout":
-            _timed_out(timeout_words(op, died.seconds, died.module), died.seconds)
-        self._crashed(op, died)
 
     def _forged(self, op: str, problem: str | None) -> NoReturn:
         # One raise site, as for _crashed: a call not run after a forgery is that failure.
@@ -252,7 +245,7 @@ class Worker:
 
     def _ended(self) -> Died:
         """Why the process ended during a call; kept for later calls when it died importing
-        a student module (an exit, a signal, a refusal, a flood at import)."""
+        a student module."""
         link = self.link
         status = link.ended() if link is not None else None
         stderr = link.stderr() if link is not None else ""
@@ -263,7 +256,7 @@ class Worker:
         self.close()
         why = describe_exit(status, self.limits, flooded, tail) + import_words(module)
         details = {"kind": "crash", "exit_status": status, "stderr": tail, "stdout": out_tail}
-        died = Died(module or "", "crash", why, details, None)
+        died = Died(module or "", why, details)
         if module:
             self.died[module] = died
         return died
@@ -311,13 +304,12 @@ class Garbled:
 
 @dataclasses.dataclass(frozen=True)
 class Died:
-    """How a process of the worker ended or hung importing student ``module``."""
+    """How a process of the worker ended while importing student ``module`` (an exit, a
+    signal, a refusal, a flood), or during a call (``module`` empty)."""
 
     module: str
-    kind: str  # "crash" or "timeout"
     why: str
     details: dict[str, Any]
-    seconds: float | None
 
 
 def _timed_out(message: str, seconds: float | None) -> NoReturn:

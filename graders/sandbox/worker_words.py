@@ -32,15 +32,19 @@ def died_importing(stderr: str) -> str | None:
 
 
 def import_words(module: str | None) -> str:
+    """What a student reads when their process ended importing ``module``."""
     return (f" It happened while importing {module}.py (the code outside its functions runs "
             "then): calls that need it fail the same way without running it again."
             if module else "")
 
 
 def timeout_words(op: str, limit: float | None, module: str | None) -> str:
+    """What a student reads when a call of ``op`` ran past ``limit``, in ``module``'s import
+    if named (not kept as that module's death: a longer limit may get through it)."""
+    stopped_in = (f" It was stopped while importing {module}.py (the code outside its "
+                  "functions runs then)." if module else "")
     return (f"`{op}` did not finish within {limit:g} s and was stopped (an infinite loop, or a "
-            f"search that is far too slow).{import_words(module)}")
-
+            f"search that is far too slow).{stopped_in}")
 
 
 def describe_exception(op: str, error: dict[str, Any], limits: Limits) -> str:

@@ -212,7 +212,7 @@ class Worker:
         if response == "timeout":
             self.timeouts += 1
             # Not kept as a death at import: a call with a longer limit may get through a
-            # slow import (game_of_nim's replay gets 15 s, its other calls 2 s).
+            # slow import (a pack may give one call 15 s, the others 2 s).
             module = died_importing(self.link.stderr()) if self.link is not None else None
             self.close()
             _timed_out(timeout_words(op, limit, module), limit)

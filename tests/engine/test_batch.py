@@ -151,12 +151,14 @@ def test_the_grading_key_changes_with_everything_the_tests_can_find(tmp_path: Pa
     assert len({key, *changed}) == len(changed) + 1
 
 
-def test_a_stored_result_is_marked_again_under_a_new_due_date(sample_results, tmp_path: Path):
-    correct = TIPPY.fixtures_dir / "submissions" / "correct"  # tippy: 5 % per started hour
-    submission = prepare(correct, TIPPY, tmp_path / "work")
+def test_a_stored_result_is_marked_again_under_a_new_due_date(reference_and_bare,
+                                                             tmp_path: Path):
+    # tippy: 5 % per started hour. The reference's result (a batch of two, made in seconds:
+    # the samples' batch would keep this worker waiting while another grades it).
+    submission = prepare(TIPPY.reference_dir, TIPPY, tmp_path / "work")
     submission.submitted_at = datetime.fromisoformat("2024-11-01T01:30:00+00:00")
     options = GradeOptions(isolation=Isolation.BUBBLEWRAP, pack_digest=digest_pack(TIPPY))
-    stored = sample_results("tippy")["correct"]
+    stored = reference_and_bare("tippy")[0]
     assert stored.total == 100 and not stored.deductions
     on_time = replace(options, due=datetime.fromisoformat("2024-11-01T02:00:00+00:00"))
     assert outcomes.remark(TIPPY, deepcopy(stored), submission, on_time) is None

@@ -136,8 +136,7 @@ def _entry_lines(path: Path) -> list[str]:
     lines = [f"run cache: {len(rows)} asks for {len({row[0] for row in rows})} entries; "
              f"{sum(row[2] for row in rows):.0f} s making or re-reading them, "
              f"{sum(row[1] for row in rows):.0f} s waiting for them (a worker idle)"]
-    lines += [f"  waited {row[1]:.0f} s for {row[0]} in {row[3] if len(row) > 3 else '?'}"
-              for row in waits[:15]]
+    lines += [f"  waited {row[1]:.0f} s for {row[0]} in {row[3]}" for row in waits[:15]]
     return lines
 
 

@@ -223,9 +223,10 @@ class Worker:
         if problem:
             self._forged(op, problem)
         self.watches = [w for w in response.get("watches") or [] if isinstance(w, dict)]
-        died = self.died.get(str((response.get("error") or {}).get("message")))
-        if not response.get("ok") and died and response["error"].get("type") == "DiedImporting":
-            self._crashed(op, died)  # it would import a module whose import ended a process
+        error = response.get("error") if not response.get("ok") else None
+        if isinstance(error, dict) and error.get("type") == "DiedImporting" \
+                and error.get("message") in self.died:  # a module whose import ended a process
+            self._crashed(op, self.died[error["message"]])
         return self.link.as_seen(response)
 
     def _forged(self, op: str, problem: str | None) -> NoReturn:
@@ -256,7 +257,7 @@ class Worker:
         self.close()
         why = describe_exit(status, self.limits, flooded, tail) + import_words(module)
         details = {"kind": "crash", "exit_status": status, "stderr": tail, "stdout": out_tail}
-        died = Died(module or "", why, details)
+        died = Died(why, details)
         if module:
             self.died[module] = died
         return died
@@ -304,10 +305,9 @@ class Garbled:
 
 @dataclasses.dataclass(frozen=True)
 class Died:
-    """How a process of the worker ended while importing student ``module`` (an exit, a
-    signal, a refusal, a flood), or during a call (``module`` empty)."""
+    """How a process of the worker ended during a call: kept, by module, when it ended while
+    importing a student module (an exit, a signal, a refusal, a flood)."""
 
-    module: str
     why: str
     details: dict[str, Any]
 

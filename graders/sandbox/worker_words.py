@@ -15,7 +15,7 @@ REFUSED_STATUS = 86  # child_guard.REFUSED_STATUS: the guard stopped the student
 REFUSED_MARKER = "graders-refused:"
 # harness_kit.import_student's marks on fd 2 around a student module's import (see child.py).
 IMPORTING, IMPORTED = "graders-importing:", "graders-imported:"
-IMPORT_MARK = re.compile(r"\n?graders-import(?:ing|ed): [^\n]*\n")
+IMPORT_MARK = re.compile(rf"\n?(?:{IMPORTING}|{IMPORTED}) [^\n]*\n")
 
 
 def died_importing(stderr: str) -> str | None:

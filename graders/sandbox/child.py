@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 REQUEST_FD = 3
 RESPONSE_FD = 4
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
-PLAIN_SCALARS = (bool, int, float, str, type(None))
 MAX_DEPTH = 50
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024  # the parent refuses more than 64 MB
 REFUSED_STATUS = 86  # the guard stopped student code (child_guard.REFUSED_STATUS)
@@ -116,17 +115,6 @@ def read_exact(stream: BinaryIO, size: int) -> bytes:
     return b"".join(parts)
 
 
-def read_message(stream: BinaryIO) -> dict | None:
-    header = read_exact(stream, 4)
-    if len(header) < 4:
-        return None
-    (length,) = struct.unpack(">I", header)
-    body = read_exact(stream, length)
-    if len(body) < length:
-        return None
-    return json.loads(body.decode("utf-8"))
-
-
 def encode(message: dict) -> bytes:
     """UTF-8 JSON; a lone surrogate in student text (``"\\ud800"``) becomes ``?``."""
     return json.dumps(message, allow_nan=False, ensure_ascii=False).encode("utf-8", "replace")
@@ -155,15 +143,6 @@ def sendable(response: dict, encoder=None) -> bytes:
     fallback["ok"] = False
     fallback["error"] = {"type": "NotPlainData", "message": reason, "traceback": ""}
     return encoder(fallback)
-
-
-def write_message(stream: BinaryIO, message: dict) -> None:
-    body = sendable(message)
-    data = memoryview(struct.pack(">I", len(body)) + body)
-    while data:  # an unbuffered write may take only part of a large answer
-        written = stream.write(data)
-        data = data[written or 0:]
-    stream.flush()
 
 
 def student_traceback(exc: BaseException) -> str:

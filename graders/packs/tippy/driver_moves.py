@@ -14,6 +14,8 @@ import harness_kit as kit
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
 _READERS = {}
+_ATTRIBUTE = "attribute "
+_SHOWN = {"repr": repr, "str": str}
 
 
 def new_game(n, state_class):
@@ -51,18 +53,37 @@ def _ints(value):
     return None
 
 
-def _features(move, sources=None):
-    """{source: [ints]} for a move: each attribute, then its repr, then its str (only those of
-    ``sources`` when given: a reader calls no more of the student's code than it reads)."""
+def _features(move):
+    """{source: [ints]} for a move: each attribute, then its repr, then its str."""
     try:
-        fields = dict(vars(move))
+        names = sorted(vars(move))
     except TypeError:
-        fields = {name: getattr(move, name, None) for name in getattr(move, "__slots__", ())}
-    reads = {"attribute " + name: (lambda name=name: fields[name]) for name in sorted(fields)}
-    reads.update(repr=lambda: text_of(move, repr), str=lambda: text_of(move, str))
-    found = {source: _ints(read()) for source, read in reads.items()
-             if sources is None or source in sources}
-    return {source: numbers for source, numbers in found.items() if numbers}
+        names = sorted(getattr(move, "__slots__", ()))
+    found = {}
+    for source in [*(_ATTRIBUTE + name for name in names), "repr", "str"]:
+        numbers = _feature(move, source)
+        if numbers:
+            found[source] = numbers
+    return found
+
+
+def _feature(move, source):
+    """The whole numbers of one source of a move (an attribute, its repr or its str), or
+    None: a reader reads its own sources only, so it calls no more of the student's code."""
+    if source in _SHOWN:
+        return _ints(text_of(move, _SHOWN[source]))
+    name = source[len(_ATTRIBUTE):]
+    try:
+        fields = vars(move)
+    except TypeError:
+        slots = tuple(getattr(move, "__slots__", ()))
+        return _ints(getattr(move, name, None)) if name in slots else None
+    return _ints(fields[name]) if name in fields else None
+
+
+def _in_reading_order(sources):
+    """Sources in the order :func:`_features` reads them: attributes by name, repr, str."""
+    return sorted(sources, key=lambda source: (source in _SHOWN, source == "str", source))
 
 
 def _columns(samples):
@@ -83,11 +104,12 @@ class CoordinateReader:
 
     def __init__(self, n, columns, lows, where):
         self.n, self.columns, self.lows, self.where = n, columns, lows, where
-        self.sources = {source for source, _ in columns}
+        self.sources = _in_reading_order({source for source, _ in columns})
 
     def cell(self, move):
         """Return (row, column) for move, or None."""
-        found = _features(move, self.sources)
+        found = {source: numbers for source in self.sources
+                 if (numbers := _feature(move, source))}
         try:
             values = [found[source][i] - low
                       for (source, i), low in zip(self.columns, self.lows, strict=True)]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from graders.pack import Pack
 from graders.rules._code_lines import code_lines
+from graders.source_lines import python_lines
 from graders.starter import starter_versions
 from graders.submissions import Submission
 
@@ -82,7 +83,7 @@ def forms(source: str) -> frozenset[str]:
 
 
 def _ordered(source: str) -> list[str]:
-    lines = [s for s in (line.strip() for line in source.splitlines()) if s]
+    lines = [s for s in (line.strip() for line in python_lines(source)) if s]
     with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
         lines += [text for _, text in code_lines(source)]
     return list(dict.fromkeys(lines))

@@ -32,6 +32,7 @@ from graders.checks import title_of
 from graders.pack import Pack
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox.isolation import sandbox_python
+from graders.source_lines import python_lines
 from graders.submissions import Submission
 from graders.tools import Tool, environment_of
 
@@ -150,7 +151,7 @@ def _import_of(submission: Submission, module: str) -> tuple[str, int | None, st
                  if isinstance(node, ast.Import | ast.ImportFrom) and module in _imported(node)]
         if lines:
             first = min(lines)
-            return name, first, text.splitlines()[first - 1].strip()
+            return name, first, python_lines(text)[first - 1].strip()
     return "", None, ""
 
 

@@ -47,6 +47,7 @@ from graders.pack import PACKS_DIR, Pack, get_pack
 from graders.plugin import GradingPlugin, GradingState
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Sandbox
+from graders.source_lines import python_lines
 from graders.submissions import Submission, prepare, student_id
 from graders.tools import environment_mount
 
@@ -192,7 +193,7 @@ def _too_complex(pack: Pack, submission: Submission) -> tuple[list[ViolationReco
     for name, source in submission.files.items():
         if name.endswith(".py") and _beyond_parser(source):
             kept.pop(name)
-            lines = source.splitlines() or [""]
+            lines = python_lines(source) or [""]
             longest = max(range(len(lines)), key=lambda n: len(lines[n]))
             records.append(ViolationRecord(
                 rule="syntax-error", title=title_of("syntax-error"), file=name, line=longest + 1,

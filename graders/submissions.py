@@ -23,6 +23,7 @@ from graders.handin import IGNORED_PARTS, clean_text, read_files
 from graders.pack import Pack
 from graders.rules.base import Violation
 from graders.sandbox.harness_kit import class_homes
+from graders.source_lines import python_newlines
 
 META_FILE = "submission_meta.json"
 
@@ -291,6 +292,14 @@ def _near(found: str, wanted: str) -> bool:
 
 
 def _decode(name: str, data: bytes, submission: Submission) -> str:
+    """The text of a handed-in file; a Python file's line ends made ``\\n`` as Python reads
+    them (a file saved on Windows, ``\\r\\n``, or an old Mac, ``\\r``, is graded, checked
+    for style and run as the interpreter reads it)."""
+    text = _text(name, data, submission)
+    return python_newlines(text) if name.endswith(".py") else text
+
+
+def _text(name: str, data: bytes, submission: Submission) -> str:
     if not data.strip():
         submission.problems.append(_problem("empty-file", name, "is empty"))
     try:

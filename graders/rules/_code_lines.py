@@ -12,6 +12,8 @@ import ast
 import io
 import tokenize
 
+from graders.source_lines import python_lines, python_newlines
+
 
 def _docstring(node: ast.AST) -> ast.stmt | None:
     body = getattr(node, "body", None)
@@ -34,6 +36,7 @@ def code_lines(source: str) -> list[tuple[int, str]]:
     """(line number, stripped code) of each line of source that holds code, what does not
     count left out: docstrings, comments, blank lines, and prompts read as ``''``
     (SyntaxError if unparsable)."""
+    source = python_newlines(source)  # ast's line numbers, and the split below, agree
     tree = ast.parse(source)
     raw = [line + b"\n" for line in source.encode().split(b"\n")]
     skip: set[int] = set()
@@ -47,7 +50,7 @@ def code_lines(source: str) -> list[tuple[int, str]]:
             raw[end - 1][arg.end_col_offset or 0:]
         raw[arg.lineno:end] = [b"\n"] * (end - arg.lineno)
     text = b"".join(raw).decode(errors="replace")
-    rows = text.splitlines()
+    rows = python_lines(text)
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:

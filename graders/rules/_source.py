@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from graders.errors import GraderError
 from graders.rules.base import RuleContext
+from graders.source_lines import python_newlines
 
 _NOT_CODE = {
     tokenize.COMMENT,
@@ -46,7 +47,7 @@ def scan(source: str) -> SourceLines:
     comments: dict[int, Comment] = {}
     code: set[int] = set()
     try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        for token in tokenize.generate_tokens(io.StringIO(python_newlines(source)).readline):
             if token.type == tokenize.COMMENT:
                 comments[token.start[0]] = Comment(token.start[0], token.start[1], token.string)
             elif token.type not in _NOT_CODE:

@@ -17,6 +17,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from graders.source_lines import python_lines
+
 MESSAGES_FILE = Path(__file__).with_name("messages.toml")
 
 
@@ -54,7 +56,7 @@ class RuleContext:
     @cached_property
     def lines(self) -> list[str]:
         """The source's lines, split once (a file with 30,000 violations asks 30,000 times)."""
-        return self.source.splitlines()
+        return python_lines(self.source)
 
     def line_text(self, line: int | None) -> str | None:
         if line is None:

@@ -36,6 +36,7 @@ from graders.rules import register
 from graders.rules._code_lines import code_lines
 from graders.rules._source import is_main_guard, parse_template, require_tree, scan, shorten
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
+from graders.source_lines import python_lines
 
 Region = Literal["imports", "main"]
 T = TypeVar("T")
@@ -168,7 +169,7 @@ class ChangedLines(Rule):
 
     def _view(self, source: str, tree: ast.Module) -> FileView:
         allowed = region_lines(tree, self.options.regions) if self.options.regions else frozenset()
-        lines = source.splitlines()
+        lines = python_lines(source)
         if self.options.code_only:
             rows = code_lines(source)
             numbers = frozenset(n for n, _ in rows)

@@ -53,7 +53,7 @@ class MainBlock(Rule):
         guards = [node for node in body if is_main_guard(node)]
         example = self.options.example or f'if __name__ == "__main__": {self.options.call}(...)'
         if not guards:
-            yield self.violation(ctx, "missing", line=len(ctx.source.splitlines()) or 1,
+            yield self.violation(ctx, "missing", line=len(ctx.lines) or 1,
                                  example=example)
             return
         last = guards[-1]

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from graders.rules import register
 from graders.rules.base import Rule, RuleContext, Violation
+from graders.source_lines import python_lines
 
 
 class Pep8Options(BaseModel):
@@ -88,7 +89,7 @@ class Pep8(Rule):
             quiet=True,
         )
         report = _Collect(style.options)
-        lines = source.splitlines(keepends=True)
+        lines = python_lines(source, keepends=True)  # as pycodestyle reads a file
         checker = pycodestyle.Checker(file, lines=lines, options=style.options, report=report)
         checker.check_all()
         return sorted(report.found)

@@ -74,3 +74,21 @@ def test_lines_the_class_shares_count_as_starter_lines_in_code_too():
     context = RuleContext(FILE, source, ast.parse(source), shared=shared,
                           template=example("changed_lines_starter.template"))
     assert list(rule.check(context)) == []
+
+
+def test_line_ends_and_odd_characters_are_read_as_python_reads_them():
+    """The starter saved with Windows or old-Mac line ends, with a U+2028 in its comment (pasted
+    from a web page) and a form-feed page break: no line of code changed."""
+    starter = example("changed_lines_starter.template")
+    pasted = starter.replace("# the human moves first", "# the human\u2028moves first").replace(
+        "\n\n\nclass", "\n\x0c\n\nclass")
+
+    def changed_in(source: str, **options) -> list[Violation]:
+        return run_rule("changed-lines", source, {**IN_MENUS, "max_changed": 0, **options},
+                        template=starter, file=FILE)
+
+    for source in (starter.replace("\n", "\r\n"), starter.replace("\n", "\r"), pasted):
+        assert changed_in(source, code_only=True) == [], repr(source[:60])
+    # Line by line, the pasted comment is the one line that differs, on its own line.
+    (found,) = changed_in(pasted.replace("\x0c", ""))
+    assert found.line == 13 and "in 1 line" in found.message, found.message

@@ -198,3 +198,10 @@ def test_any_visible_edit_of_a_template_comment_triggers(case: tuple[str, int]) 
     found = run_altnim("template-comments", source)
     assert [v.line for v in found] == [number]
     assert "differ" in found[0].message
+
+
+def test_windows_and_old_mac_line_ends_keep_every_block() -> None:
+    """A clean solution saved with ``\\r\\n`` or ``\\r`` line ends: every comment block is read
+    on its line, as Python reads the file."""
+    for end in ("\r\n", "\r"):
+        assert run_altnim("template-comments", CLEAN.replace("\n", end)) == [], repr(end)

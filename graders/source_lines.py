@@ -1,0 +1,27 @@
+"""A Python file's lines as the interpreter numbers them.
+
+Python reads source with universal newlines: ``\\n``, ``\\r\\n`` and a lone ``\\r`` each end a
+line, and nothing else does. ``str.splitlines`` also splits at a form feed, ``\\x0b``,
+``\\x1c``-``\\x1e``, ``\\x85``, ``\\u2028`` and ``\\u2029``, which Python reads as characters of
+the line (an Emacs page break, a line separator pasted from a web page into a comment). Every
+line number the grader shows or compares with ``ast``'s and ``tokenize``'s comes from here, so
+a file saved on Windows or an old Mac, or one holding such a character, is read line for line
+as the interpreter (and pycodestyle or python_ta reading the file) reads it.
+"""
+
+from __future__ import annotations
+
+import io
+
+
+def python_newlines(text: str) -> str:
+    """``text`` with every ``\\r\\n`` and lone ``\\r`` made ``\\n``, as Python reads it."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def python_lines(text: str, *, keepends: bool = False) -> list[str]:
+    """The lines of ``text`` as Python numbers them (line N is item N - 1); with
+    ``keepends`` each keeps its ``\\n`` (the last only if the text ends with one), as a file's
+    ``readlines()`` gives them."""
+    lines = io.StringIO(text, newline=None).readlines()
+    return lines if keepends else [line[:-1] if line.endswith("\n") else line for line in lines]

@@ -1,0 +1,57 @@
+"""A file's lines are numbered as the interpreter numbers them (``graders.source_lines``): at
+``\\n``, ``\\r\\n`` and a lone ``\\r`` only, never at the form feeds, ``\\x85`` or ``\\u2028``
+that ``str.splitlines`` also splits at, and a handed-in Python file is graded with the line
+ends Python reads."""
+
+from __future__ import annotations
+
+import io
+import tokenize
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graders.pack import get_pack
+from graders.source_lines import python_lines, python_newlines
+from graders.submissions import prepare
+
+# Every character some splitter treats as a line end, and plain text around them.
+TEXT = st.lists(st.sampled_from([*"ab #\t", "\n", "\r", "\r\n", "\x0c", "\x0b", "\x1c", "\x85",
+                                 "\u2028", "\u2029"])).map("".join)
+
+
+@given(TEXT)
+def test_lines_are_a_files_readlines(text):
+    """What reading the text from a file in text mode gives, line for line."""
+    read = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8").readlines()
+    assert python_lines(text, keepends=True) == read
+    assert python_lines(text) == [line.removesuffix("\n") for line in read]
+    assert python_newlines(text) == "".join(read)
+
+
+@given(st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=1, max_size=6),
+       st.sampled_from(["\x0c", "\x85", "\u2028", "\u2029", "\x1c"]))
+def test_a_comments_line_is_the_one_tokenize_gives(ends, odd):
+    """Comment N of the source sits on the line tokenize numbers N, whatever the line ends and
+    whatever odd character a comment holds."""
+    source = "".join(f"x = {i}  # note {i}{odd}more{end}" for i, end in enumerate(ends))
+    lines = python_lines(source)
+    comments = [token for token in tokenize.generate_tokens(io.StringIO(
+        python_newlines(source)).readline) if token.type == tokenize.COMMENT]
+    assert len(comments) == len(ends) == len(lines)
+    for token in comments:
+        assert lines[token.start[0] - 1].endswith(token.string)
+
+
+def test_a_handed_in_python_file_is_read_with_pythons_line_ends(tmp_path):
+    """``\\r\\n`` and ``\\r`` become ``\\n`` in every Python file, helpers too (the rules, the
+    tools and the workspace all read it so)."""
+    pack = get_pack("altnim")
+    source = tmp_path / "hand-in"
+    source.mkdir()
+    (source / "myAltNimFunctions.py").write_bytes(b"# one\r\n# two\rx = 1\r\n")
+    (source / "helper.py").write_bytes(b"y = 2\r")
+    submission = prepare(source, pack, tmp_path / "work")
+    assert submission.files["myAltNimFunctions.py"] == "# one\n# two\nx = 1\n"
+    assert (submission.workspace / "myAltNimFunctions.py").read_bytes() == b"# one\n# two\nx = 1\n"
+    assert submission.files["helper.py"] == "y = 2\n"

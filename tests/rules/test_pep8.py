@@ -1,0 +1,39 @@
+"""Rule ``pep8``: pycodestyle's messages on a file, read as pycodestyle reads a file."""
+
+from __future__ import annotations
+
+from rules_testkit import example, run_rule
+
+CLEAN = example("pep8_clean.py")
+# As the packs declare it: W503 and W504 (a line break before / after an operator) contradict.
+OPTIONS = {"ignore": ["W503", "W504"]}
+
+
+def codes(source: str) -> list[str]:
+    return [v.message.split(": ", 1)[1].split(" ", 1)[0] for v in run_rule("pep8", source, OPTIONS)]
+
+
+def test_a_tidy_file_has_no_message():
+    assert codes(CLEAN) == []
+
+
+def test_a_message_names_its_line_and_code():
+    (found,) = run_rule("pep8", CLEAN.replace("self.value = 0", "self.value=0"), OPTIONS)
+    assert found.line == 14 and "E225" in found.message
+
+
+def test_windows_and_old_mac_line_ends_are_read_as_pycodestyle_reads_the_file():
+    """A line ending in a keyword (``or``) then ``\\r\\n`` is no E275 (``\\r`` is no character
+    after the keyword): a file saved on Windows loses nothing."""
+    assert codes(CLEAN.replace("\n", "\r\n")) == []
+    assert codes(CLEAN.replace("\n", "\r")) == []
+
+
+def test_a_line_separator_or_form_feed_is_a_character_of_its_line():
+    """U+2028 in a docstring (pasted from a web page) and a form-feed line (a page break) do
+    not split lines: no continuation-line messages, and the next message keeps its line."""
+    source = CLEAN.replace("player has won", "player has\u2028won").replace(
+        "\n\nclass", "\n\x0c\nclass")
+    assert codes(source) == []
+    (found,) = run_rule("pep8", source.replace("self.value = 0", "self.value=0"), OPTIONS)
+    assert found.line == 14  # as in the file without them

@@ -7,6 +7,8 @@ records in the student's result, so the batch goes on and the report says what h
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import hashlib
 import json
 import re
@@ -26,6 +28,10 @@ from graders.sandbox.harness_kit import class_homes
 from graders.source_lines import python_newlines
 
 META_FILE = "submission_meta.json"
+# Byte-order marks of the wide encodings a Windows editor saves as "Unicode" (UTF-32 first:
+# its little-endian mark begins with UTF-16's).
+WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+             (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 @dataclass
@@ -302,6 +308,15 @@ def _decode(name: str, data: bytes, submission: Submission) -> str:
 def _text(name: str, data: bytes, submission: Submission) -> str:
     if not data.strip():
         submission.problems.append(_problem("empty-file", name, "is empty"))
+    wide = next((codec for bom, codec in WIDE_BOMS if data.startswith(bom)), None)
+    if wide is not None:  # Notepad's "Unicode": the student's text, in an unambiguous codec
+        with contextlib.suppress(UnicodeDecodeError):
+            text = data.decode(wide).removeprefix("\ufeff")
+            submission.problems.append(_problem(
+                "source-encoding", name, f"is {wide.upper()} (what Notepad calls Unicode), not "
+                f"UTF-8: Python cannot run it as it is. It was read as {wide.upper()}; save it "
+                "as UTF-8"))
+            return text
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -309,7 +324,7 @@ def _text(name: str, data: bytes, submission: Submission) -> str:
             _problem(
                 "source-encoding",
                 name,
-                f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252. Save it as UTF-8.",
+                f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252: save it as UTF-8",
             )
         )
         return data.decode("cp1252", errors="replace")

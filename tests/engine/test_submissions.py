@@ -64,6 +64,20 @@ def test_non_utf8_is_decoded_and_flagged(tmp_path: Path):
     assert problems(sub) == {"source-encoding"}
 
 
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_file_saved_as_notepads_unicode_is_read_as_such_and_flagged(tmp_path: Path, codec):
+    """UTF-16 or UTF-32 behind its byte-order mark: the student's text, with a notice that says
+    which encoding and what to do (a Windows-1252 reading would be NULs and a syntax error)."""
+    bom = {"utf-16-be": b"\xfe\xff"}.get(codec, b"")
+    text = GOOD.replace("Course Instructor", "Zoë Ménard       ")
+    sub = prepare(student(tmp_path, {"myAltNimFunctions.py": bom + text.encode(codec)}), PACK,
+                  tmp_path / "work")
+    assert sub.files["myAltNimFunctions.py"] == text
+    assert problems(sub) == {"source-encoding"}
+    (notice,) = sub.problems
+    assert codec[:6].upper() in notice.message and "save it as UTF-8" in notice.message
+
+
 def test_an_empty_file_is_flagged(tmp_path: Path):
     sub = prepare(student(tmp_path, {"myAltNimFunctions.py": ""}), PACK, tmp_path / "work")
     assert problems(sub) == {"empty-file"}

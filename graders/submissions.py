@@ -22,6 +22,7 @@ from pathlib import Path, PurePosixPath
 from graders.errors import GraderError
 from graders.extras import collect_extras, find_program, submission_root
 from graders.handin import IGNORED_PARTS, clean_text, read_files
+from graders.notebooks import NOTEBOOK_SUFFIX, notebook_code
 from graders.pack import Pack
 from graders.rules.base import Violation
 from graders.sandbox.harness_kit import class_homes
@@ -166,7 +167,8 @@ def prepare(
         path = _pick(name, raw, submission, required=name in spec.files, pack=pack)
         if path is not None:
             picked[name] = path
-            submission.files[name] = _decode(name, raw[path], submission)
+            submission.files[name] = _decode(name, _code_of(name, path, raw[path], submission),
+                                             submission)
     _add_helpers(submission, pack, raw, picked)
     _ignore_student_times(submission, raw)
     _build_workspace(submission, pack)
@@ -295,6 +297,20 @@ def _near(found: str, wanted: str) -> bool:
         return re.sub(r"[\s_-]*(\(\d+\)|copy|-\d+|_\d+)$", "", stem)
 
     return found != wanted and key(found) == key(wanted) and not found.endswith((".pyc", ".zip"))
+
+
+def _code_of(name: str, path: str, data: bytes, submission: Submission) -> bytes:
+    """A Jupyter notebook handed in for a Python file: its code cells (:mod:`graders.notebooks`),
+    and a notice saying so; anything else as it is."""
+    if not (path.lower().endswith(NOTEBOOK_SUFFIX) and name.endswith(".py")):
+        return data
+    code = notebook_code(data)
+    if code is None:
+        return data
+    submission.problems.append(_problem(
+        "notebook", path, f"is a Jupyter notebook: its code cells, in order, were graded as "
+        f"`{name}`. Next time hand in a .py file (in Jupyter: File > Download as > Python)"))
+    return code.encode("utf-8")
 
 
 def _decode(name: str, data: bytes, submission: Submission) -> str:

@@ -29,6 +29,7 @@ WHOLE = {
     "graders.errors", "graders.results", "graders.declaration", "graders.starter",
     "graders.checks", "graders.extras", "graders.handin", "graders.submissions",
     "graders.testing", "graders.verdict", "graders.source_lines",
+    "graders.notebooks",
     "graders.plugin", "graders.fixtures", "graders.pack", "graders.packs",
     "graders.specs", "graders.pack_specs", "graders.registry", "graders.observe", "graders.kept",
     "graders.sandbox.harness_kit",  # the entry-name rule reads menus with it

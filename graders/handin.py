@@ -1,12 +1,18 @@
-"""Reading what a student handed in, safely: a folder, a zip or a single file.
+"""Reading what a student handed in, safely: a folder, a zip, a tar archive or a single file.
 
-Nothing is run or extracted to disk. Zips are read member by member with caps on entries,
-total size and each file's size (headers may lie: no member is decompressed past its cap);
-absolute paths, ``../`` and symbolic links are refused and reported, never followed.
+Nothing is run or extracted to disk. Zips and tars (``.tar``, ``.tar.gz``/``.tgz``,
+``.tar.bz2``, ``.tar.xz``: what a Linux or Mac student makes) are read member by member with
+caps on entries, total size and each file's size (headers may lie: no member is decompressed
+past its cap, and a tar is not read past ten times the cap); absolute paths, ``../``, links
+and devices are refused and reported, never followed. A RAR or 7-Zip archive, which the
+standard library cannot open, is that student's reported problem.
 """
 
 from __future__ import annotations
 
+import io
+import lzma
+import tarfile
 import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
@@ -18,6 +24,10 @@ MAX_ZIP_ENTRIES = 500
 MAX_ZIP_BYTES = 20 * 1024 * 1024
 MAX_FILE_BYTES = 2 * 1024 * 1024
 SEARCH_DEPTH = 4
+TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+UNREADABLE = {".rar": "RAR", ".7z": "7-Zip"}
+ARCHIVE_SUFFIXES = (".zip", *TAR_SUFFIXES, *UNREADABLE)
+TAR_ERRORS = (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
 
 
 def clean_text(text: str) -> str:
@@ -33,14 +43,55 @@ def clean_text(text: str) -> str:
 def read_files(
     source: Path, problems: list[Violation], cap: int = MAX_ZIP_BYTES
 ) -> dict[str, bytes]:
-    """Every file of a hand-in (a folder, a zip or one file) by relative POSIX path, at most
-    ``MAX_FILE_BYTES`` each and ``cap`` bytes in all (Python files first, so the required
-    files are read before a heap of data files); what is refused is added to ``problems``."""
+    """Every file of a hand-in (a folder, an archive or one file) by relative POSIX path, at
+    most ``MAX_FILE_BYTES`` each and ``cap`` bytes in all (Python files first, so the required
+    files are read before a heap of data files); what is refused is added to ``problems``.
+    An archive in a folder (an LMS keeps the zip a student uploaded in their folder) is opened
+    in place: its members stand in a folder named after it (``a3.zip`` -> ``a3/...``)."""
     if source.is_dir():
-        return _read_folder(source, problems, cap)
-    if source.suffix.lower() == ".zip":
-        return _read_zip(source, problems, cap)
-    return {source.name: _head(source)}
+        return _open_archives(_read_folder(source, problems, cap), problems, cap)
+    return _read_file(source, problems, cap)
+
+
+def _read_file(path: Path, problems: list[Violation], cap: int,
+               held: bytes | None = None) -> dict[str, bytes]:
+    """One file handed in: an archive's members, else the file itself (``held``: its bytes,
+    when a folder's reading holds them already)."""
+    name = path.name.lower()
+    if name.endswith(".zip"):
+        return _read_zip(path, problems, cap, held)
+    if name.endswith(TAR_SUFFIXES):
+        return _read_tar(path, problems, cap, held)
+    for suffix, kind in UNREADABLE.items():
+        if name.endswith(suffix):
+            problems.append(_problem("archive", path.name, f"is a {kind} archive, which the "
+                                     "grader cannot open: hand in a .zip, or the files themselves"))
+            return {}
+    return {path.name: _head(path) if held is None else held}
+
+
+def _open_archives(files: dict[str, bytes], problems: list[Violation],
+                   cap: int) -> dict[str, bytes]:
+    """``files`` with each archive among them replaced by its members, under a folder named
+    after it, within what is left of ``cap`` (archives inside those are not opened)."""
+    plain = {name: data for name, data in files.items()
+             if archive_stem(PurePosixPath(name).name) is None}
+    left = cap - sum(map(len, plain.values()))
+    for name in sorted(set(files) - set(plain)):
+        where = PurePosixPath(name)
+        members = _read_file(Path(where.name), problems, max(left, 0), files[name])
+        left -= sum(map(len, members.values()))
+        folder = where.parent / (archive_stem(where.name) or where.name)
+        plain.update({(folder / member).as_posix(): data for member, data in members.items()})
+    return plain
+
+
+def archive_stem(name: str) -> str | None:
+    """``name`` without its archive suffix (``alice.tar.gz`` -> ``alice``), or None when it
+    names no archive."""
+    lower = name.lower()
+    return next((name[:-len(suffix)] for suffix in ARCHIVE_SUFFIXES
+                 if lower.endswith(suffix) and len(name) > len(suffix)), None)
 
 
 def _python_first(name: str) -> tuple[bool, int, str]:
@@ -102,9 +153,10 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str,
     return files
 
 
-def _read_zip(path: Path, problems: list[Violation], cap: int) -> dict[str, bytes]:
+def _read_zip(path: Path, problems: list[Violation], cap: int,
+              held: bytes | None = None) -> dict[str, bytes]:
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(path if held is None else io.BytesIO(held))
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         problems.append(_problem("zip", path.name, f"could not be opened: {exc}"))
         return {}
@@ -156,6 +208,49 @@ def _read_zip(path: Path, problems: list[Violation], cap: int) -> dict[str, byte
                 skipped.append(clean_text(info.filename))
                 break
             files[name.as_posix()] = data[:MAX_FILE_BYTES]
+    _over_cap(problems, path, skipped, cap, zipped=True)
+    return files
+
+
+def _read_tar(path: Path, problems: list[Violation], cap: int,
+              held: bytes | None = None) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    total = scanned = 0
+    skipped: list[str] = []
+    try:
+        archive = tarfile.open(  # noqa: SIM115 - closed below
+            path if held is None else None, mode="r:*",
+            fileobj=None if held is None else io.BytesIO(held))
+    except TAR_ERRORS as exc:
+        problems.append(_problem("archive", path.name, f"could not be opened: {exc}"))
+        return {}
+    with archive:
+        try:
+            for count, member in enumerate(archive, start=1):
+                scanned += member.size
+                if count > MAX_ZIP_ENTRIES or scanned > 10 * cap:
+                    problems.append(_problem("archive", path.name, "has too many files or too "
+                                             "much data; the files after that were not read"))
+                    break
+                name = PurePosixPath(member.name.replace("\\", "/"))
+                if member.isdir() or IGNORED_PARTS & set(name.parts):
+                    continue
+                if name.is_absolute() or ".." in name.parts:
+                    problems.append(_problem("archive", member.name, "has an unsafe path "
+                                             "(absolute or ../); it was ignored"))
+                elif member.issym() or member.islnk():
+                    problems.append(_problem("symlink", member.name,
+                                             "is a link; it was ignored"))
+                elif member.isfile() and total + member.size > cap:
+                    skipped.append(clean_text(member.name))
+                elif member.isfile():
+                    handle = archive.extractfile(member)
+                    data = handle.read(MAX_FILE_BYTES + 1) if handle is not None else b""
+                    total += len(data)
+                    files[clean_text(name.as_posix())] = data[:MAX_FILE_BYTES]
+        except TAR_ERRORS as exc:  # damaged or cut short: what was read before is kept
+            problems.append(_problem("archive", path.name, f"could not be read to its end "
+                                     f"({exc}); the files before that were kept"))
     _over_cap(problems, path, skipped, cap, zipped=True)
     return files
 

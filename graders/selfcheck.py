@@ -30,6 +30,7 @@ from typing import Any
 
 from graders import citations
 from graders.batch import BatchRequest, grade_batch
+from graders.handin import archive_stem
 from graders.outcomes import BatchOutcome
 from graders.pack import Pack
 from graders.results import SubmissionResult
@@ -40,10 +41,10 @@ EXPECTED = "expected.json"
 
 
 def expected_path(source: Path) -> Path:
-    """``<folder>/expected.json``, or ``<name>.expected.json`` beside a zip."""
-    if source.suffix.lower() == ".zip":
-        return source.with_name(f"{source.stem}.{EXPECTED}")
-    return source / EXPECTED
+    """``<folder>/expected.json``, or ``<name>.expected.json`` beside an archive
+    (``alice.zip``, ``alice.tar.gz``: ``alice.expected.json``)."""
+    stem = archive_stem(source.name)
+    return source / EXPECTED if stem is None else source.with_name(f"{stem}.{EXPECTED}")
 
 
 def sample_sources(pack: Pack) -> list[Path]:

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from graders.errors import GraderError
 from graders.extras import collect_extras, find_program, submission_root
-from graders.handin import IGNORED_PARTS, clean_text, read_files
+from graders.handin import IGNORED_PARTS, archive_stem, clean_text, read_files
 from graders.notebooks import NOTEBOOK_SUFFIX, notebook_code
 from graders.pack import Pack
 from graders.rules.base import Violation
@@ -87,7 +87,7 @@ def find_submissions(path: Path) -> list[Path]:
         for entry in path.iterdir()
         if not entry.name.startswith(".")
         and entry.name not in IGNORED_PARTS
-        and (entry.is_dir() or entry.suffix.lower() == ".zip")
+        and (entry.is_dir() or archive_stem(entry.name) is not None)
     )
     if entries:
         return entries
@@ -121,18 +121,20 @@ def detect_assignment(paths: list[Path], packs: dict[str, Pack]) -> str | None:
 
 
 def student_id(source: Path) -> str:
-    """The id a submission is graded and reported under: its folder name, or its zip's stem.
+    """The id a submission is graded and reported under: its folder name, or its archive's
+    name without the suffix (``alice.zip``, ``alice.tar.gz``: ``alice``).
 
-    A zip whose stem is also a folder (or another zip) beside it keeps its full name
+    An archive whose stem is also a folder (or another archive) beside it keeps its full name
     (``alice.zip`` beside ``alice/``): two hand-ins are two students, never silently merged.
     """
-    if source.suffix.lower() != ".zip":
+    stem = archive_stem(source.name)
+    if stem is None:
         return clean_text(source.name)
     twins = [
         entry for entry in _siblings(source)
-        if entry != source and (entry.name == source.stem or entry.stem == source.stem)
+        if entry != source and stem in (entry.name, entry.stem, archive_stem(entry.name))
     ]
-    return clean_text(source.name if twins else source.stem)
+    return clean_text(source.name if twins else stem)
 
 
 def _siblings(source: Path) -> list[Path]:

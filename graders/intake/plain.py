@@ -1,10 +1,12 @@
-"""Today's layout: a folder or a ``.zip`` per student, named after the student. The class
+"""Today's layout: a folder or an archive (``.zip``, a tar, ...) per student, named after the
+student. The class
 itself may be a folder or a zip of those folders (see :func:`graders.intake.ingest`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from graders.handin import archive_stem
 from graders.intake import register
 from graders.intake.base import NOISE, Found, Intake, Layout, entries, stray
 from graders.submissions import student_id
@@ -21,7 +23,7 @@ def folders_and_zips(root: Path, layout: str) -> Intake:
     holding files of code but no sub-folder or zip is itself one submission; a folder with no
     Python file is no submission (never a student named after the folder)."""
     inside = entries(root)
-    units = [p for p in inside if p.is_dir() or p.suffix.lower() == ".zip"]
+    units = [p for p in inside if p.is_dir() or archive_stem(p.name) is not None]
     intake = Intake(layout)
     if not units:
         if any(_real_file(p, root) and p.suffix.lower() == ".py" for p in root.rglob("*")):
@@ -46,7 +48,7 @@ def _real_file(path: Path, root: Path) -> bool:
 @register
 class Plain(Layout):
     name = "plain"
-    title = "a folder or zip per student"
+    title = "a folder or archive (zip, tar) per student"
     example = "submissions/jdoe/program.py (or submissions/jdoe.zip; or submissions.zip)"
     priority = 99
 

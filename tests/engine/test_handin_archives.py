@@ -1,0 +1,109 @@
+"""A student's tar archive is read as safely as a zip; a RAR or 7-Zip archive is that
+student's row with its reason, never a file the class listing drops (``graders.handin``)."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from graders.intake import ingest
+from graders.pack import get_pack
+from graders.submissions import find_submissions, prepare
+
+PACK = get_pack("altnim")
+GOOD = (PACK.reference_dir / "myAltNimFunctions.py").read_text(encoding="utf-8")
+
+
+def tar(path: Path, members: dict[str, bytes], mode: str = "w:gz", **links: str) -> Path:
+    """A tar at ``path``: regular members, and ``links`` (name -> target) as symbolic links."""
+    with tarfile.open(path, mode) as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        for name, target in links.items():
+            info = tarfile.TarInfo(name)
+            info.type, info.linkname = tarfile.SYMTYPE, target
+            archive.addfile(info)
+    return path
+
+
+def problems(submission) -> set[str]:
+    return {problem.rule for problem in submission.problems}
+
+
+@pytest.mark.parametrize(("name", "mode"), [("alice.tar.gz", "w:gz"), ("alice.tgz", "w:gz"),
+                                            ("alice.tar.bz2", "w:bz2"), ("alice.tar.xz", "w:xz"),
+                                            ("alice.tar", "w")])
+def test_a_tar_of_any_compression_is_read_under_the_students_name(tmp_path, name, mode):
+    archive = tar(tmp_path / name, {"a3/myAltNimFunctions.py": GOOD.encode()}, mode)
+    submission = prepare(archive, PACK, tmp_path / "work")
+    assert submission.id == "alice" and submission.files["myAltNimFunctions.py"] == GOOD
+    assert problems(submission) == set()
+
+
+def test_unsafe_paths_and_links_are_refused_never_followed(tmp_path):
+    archive = tar(tmp_path / "eve.tar.gz", {"myAltNimFunctions.py": GOOD.encode(),
+                                            "../../escape.py": b"print('out')",
+                                            "/etc/evil.py": b"print('out')"},
+                  **{"helper.py": "/etc/passwd"})
+    submission = prepare(archive, PACK, tmp_path / "work")
+    assert set(submission.files) == {"myAltNimFunctions.py"}
+    assert problems(submission) == {"archive", "symlink"}
+    assert not (tmp_path / "escape.py").exists()
+
+
+def test_a_tar_bomb_is_cut_short_and_a_broken_tar_is_a_problem(tmp_path):
+    pads = {f"pad{index}.txt": b"0" * (2 * 1024 * 1024) for index in range(12)}
+    bomb = tar(tmp_path / "bomb.tar.gz", {**pads, "myAltNimFunctions.py": GOOD.encode()})
+    assert "zip" in problems(prepare(bomb, PACK, tmp_path / "work"))  # over the size cap
+    broken = tmp_path / "broken.tar.gz"
+    broken.write_bytes(bomb.read_bytes()[:2000])
+    assert problems(prepare(broken, PACK, tmp_path / "work2")) >= {"archive", "missing-file"}
+
+
+@pytest.mark.parametrize(("name", "kind"), [("bob.rar", "RAR"), ("bob.7z", "7-Zip")])
+def test_an_archive_the_grader_cannot_open_is_the_students_reason(tmp_path, name, kind):
+    (tmp_path / name).write_bytes(b"Rar!\x1a\x07\x00 or 7z, unreadable here")
+    submission = prepare(tmp_path / name, PACK, tmp_path / "work")
+    assert submission.id == "bob" and problems(submission) == {"archive", "missing-file"}
+    (reason,) = [p.message for p in submission.problems if p.rule == "archive"]
+    assert f"is a {kind} archive" in reason and "hand in a .zip" in reason
+
+
+def test_every_archive_in_a_class_folder_is_a_student(tmp_path):
+    """A class folder where students handed in a folder, a zip, a tar.gz and a RAR: four rows,
+    none dropped as a stray file."""
+    klass = tmp_path / "class"
+    (klass / "ann").mkdir(parents=True)
+    (klass / "ann" / "myAltNimFunctions.py").write_text(GOOD, encoding="utf-8")
+    tar(klass / "bo.tar.gz", {"myAltNimFunctions.py": GOOD.encode()})
+    (klass / "cy.rar").write_bytes(b"Rar!\x1a\x07\x00")
+    (klass / "di.zip").write_bytes(b"")
+    assert [p.name for p in find_submissions(klass)] == ["ann", "bo.tar.gz", "cy.rar", "di.zip"]
+    intake = ingest(klass, tmp_path / "stage")
+    assert sorted(found.id for found in intake.found) == ["ann", "bo", "cy", "di"]
+    assert intake.notes == []
+
+
+def test_an_archive_in_a_students_folder_is_opened_in_place(tmp_path):
+    """As an LMS export keeps it (Moodle: the zip a student uploaded, in their folder): its
+    members stand in a folder named after it; an archive inside that one stays closed."""
+    import zipfile
+
+    folder = tmp_path / "Jane Doe_123_assignsubmission_file_"
+    folder.mkdir()
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as nested:
+        nested.writestr("deeper.py", "x = 1\n")
+    with zipfile.ZipFile(folder / "a3.zip", "w") as zipped:
+        zipped.writestr("myAltNimFunctions.py", GOOD)
+        zipped.writestr("old.zip", inner.getvalue())
+    tar(folder / "extra.tar.gz", {"notes/helper.py": b"y = 2\n"})
+    submission = prepare(folder, PACK, tmp_path / "work", student="jane")
+    assert submission.files["myAltNimFunctions.py"] == GOOD
+    assert sorted(submission.ignored) == ["a3/old.zip", "extra/notes/helper.py"]
+    assert problems(submission) == set()

@@ -233,16 +233,17 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
                                              "much data; the files after that were not read"))
                     break
                 name = PurePosixPath(member.name.replace("\\", "/"))
+                shown = clean_text(member.name)  # tar names may hold bytes that are no UTF-8
                 if member.isdir() or IGNORED_PARTS & set(name.parts):
                     continue
                 if name.is_absolute() or ".." in name.parts:
-                    problems.append(_problem("archive", member.name, "has an unsafe path "
+                    problems.append(_problem("archive", shown, "has an unsafe path "
                                              "(absolute or ../); it was ignored"))
                 elif member.issym() or member.islnk():
-                    problems.append(_problem("symlink", member.name,
+                    problems.append(_problem("symlink", shown,
                                              "is a link; it was ignored"))
                 elif member.isfile() and total + member.size > cap:
-                    skipped.append(clean_text(member.name))
+                    skipped.append(shown)
                 elif member.isfile():
                     handle = archive.extractfile(member)
                     data = handle.read(MAX_FILE_BYTES + 1) if handle is not None else b""

@@ -107,3 +107,18 @@ def test_an_archive_in_a_students_folder_is_opened_in_place(tmp_path):
     assert submission.files["myAltNimFunctions.py"] == GOOD
     assert sorted(submission.ignored) == ["a3/old.zip", "extra/notes/helper.py"]
     assert problems(submission) == set()
+
+
+def test_a_tar_name_that_is_no_utf8_is_shown_safely(tmp_path):
+    """A member name in Latin-1 (an old tar) reads as lone surrogates: every name the reports
+    show is made safe to write out, as a zip's or a folder's is."""
+    path = tmp_path / "zoe.tar"
+    with tarfile.open(path, "w", encoding="latin-1", format=tarfile.GNU_FORMAT) as archive:
+        for name in ("../évasion.py", "réponse.py"):
+            info = tarfile.TarInfo(name)
+            info.size = 1
+            archive.addfile(info, io.BytesIO(b"x"))
+    submission = prepare(path, PACK, tmp_path / "work")
+    shown = [problem.file for problem in submission.problems] + submission.ignored
+    assert shown and all(name.encode("utf-8") for name in shown)
+    assert any("\\xe9" in name for name in shown)

@@ -15,6 +15,7 @@ import lzma
 import tarfile
 import zipfile
 import zlib
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from graders.rules.base import Violation
@@ -28,6 +29,10 @@ TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz
 UNREADABLE = {".rar": "RAR", ".7z": "7-Zip"}
 ARCHIVE_SUFFIXES = (".zip", *TAR_SUFFIXES, *UNREADABLE)
 TAR_ERRORS = (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
+# A virtual environment zipped with the project (PyCharm's venv/): never the student's work, and
+# thousands of files that would crowd the student's own out of the entry cap.
+ENVIRONMENT_MARK = "pyvenv.cfg"
+PACKAGE_PARTS = frozenset({"site-packages", "dist-packages"})
 
 
 def clean_text(text: str) -> str:
@@ -94,6 +99,22 @@ def archive_stem(name: str) -> str | None:
                  if lower.endswith(suffix) and len(name) > len(suffix)), None)
 
 
+def environments(names: Iterable[str], problems: list[Violation]) -> set[PurePosixPath]:
+    """The folders among ``names`` that are Python virtual environments (each holds
+    ``pyvenv.cfg``), each named in ``problems`` as left out."""
+    found = {PurePosixPath(name).parent for name in names
+             if PurePosixPath(name).name == ENVIRONMENT_MARK} - {PurePosixPath(".")}
+    for folder in sorted(found):
+        problems.append(_problem("intake", clean_text(f"{folder}/"), "is a Python virtual "
+                                 f"environment (it holds {ENVIRONMENT_MARK}); it was left out"))
+    return found
+
+
+def packaged(name: PurePosixPath, found: set[PurePosixPath]) -> bool:
+    """Whether ``name`` lies in a virtual environment ``found``, or among installed packages."""
+    return bool(PACKAGE_PARTS & set(name.parts)) or any(env in name.parents for env in found)
+
+
 def _python_first(name: str) -> tuple[bool, int, str]:
     path = PurePosixPath(name)
     return path.suffix != ".py", len(path.parts), name
@@ -131,6 +152,9 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str,
             continue
         if path.is_file():
             kept.append(path)
+    found = environments((path.relative_to(folder).as_posix() for path in kept), problems)
+    kept = [path for path in kept
+            if not packaged(PurePosixPath(path.relative_to(folder).as_posix()), found)]
     total, chosen, skipped = 0, set(), []
     for path in sorted(kept, key=lambda p: _python_first(p.relative_to(folder).as_posix())):
         size = min(path.stat().st_size, MAX_FILE_BYTES)
@@ -163,7 +187,11 @@ def _read_zip(path: Path, problems: list[Violation], cap: int,
     files: dict[str, bytes] = {}
     total = 0
     with archive:
-        entries = [info for info in archive.infolist() if not info.is_dir()]
+        listed = [info for info in archive.infolist() if not info.is_dir()]
+        found = environments((info.filename.replace("\\", "/") for info in listed), problems)
+        entries = sorted((info for info in listed if not packaged(
+            PurePosixPath(info.filename.replace("\\", "/")), found)),
+            key=lambda info: _python_first(info.filename))
         skipped: list[str] = []
         if len(entries) > MAX_ZIP_ENTRIES:
             problems.append(_problem("zip", path.name, "has too many files"))
@@ -224,18 +252,27 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
     except TAR_ERRORS as exc:
         problems.append(_problem("archive", path.name, f"could not be opened: {exc}"))
         return {}
+    found: set[PurePosixPath] = set()  # virtual environments met so far
+    count = 0
     with archive:
         try:
-            for count, member in enumerate(archive, start=1):
+            for seen, member in enumerate(archive, start=1):
                 scanned += member.size
-                if count > MAX_ZIP_ENTRIES or scanned > 10 * cap:
-                    problems.append(_problem("archive", path.name, "has too many files or too "
-                                             "much data; the files after that were not read"))
+                if seen > 20 * MAX_ZIP_ENTRIES or scanned > 10 * cap:  # what is read through
+                    problems.append(_problem("archive", path.name, "holds too much to read "
+                                             "through; the files after that were not read"))
                     break
                 name = PurePosixPath(member.name.replace("\\", "/"))
-                shown = clean_text(member.name)  # tar names may hold bytes that are no UTF-8
-                if member.isdir() or IGNORED_PARTS & set(name.parts):
+                if name.name == ENVIRONMENT_MARK:
+                    found |= environments([name.as_posix()], problems)
+                if member.isdir() or IGNORED_PARTS & set(name.parts) or packaged(name, found):
                     continue
+                count += 1
+                if count > MAX_ZIP_ENTRIES:
+                    problems.append(_problem("archive", path.name, "has too many files; the "
+                                             "files after that were not read"))
+                    break
+                shown = clean_text(member.name)  # tar names may hold bytes that are no UTF-8
                 if name.is_absolute() or ".." in name.parts:
                     problems.append(_problem("archive", shown, "has an unsafe path "
                                              "(absolute or ../); it was ignored"))

@@ -122,3 +122,38 @@ def test_a_tar_name_that_is_no_utf8_is_shown_safely(tmp_path):
     shown = [problem.file for problem in submission.problems] + submission.ignored
     assert shown and all(name.encode("utf-8") for name in shown)
     assert any("\\xe9" in name for name in shown)
+
+
+ENVIRONMENT = {**{f"A3/venv/lib/python3.8/site-packages/pkg{i // 50}/mod{i}.py": b"x = 1\n"
+                  for i in range(700)}, "A3/venv/pyvenv.cfg": b"home = /usr/bin\n"}
+
+
+def test_a_project_zipped_with_its_virtual_environment_keeps_the_students_files(tmp_path):
+    """PyCharm's project zipped whole: 700 files of venv/ listed before the student's one used
+    to fill the 500-entry cap ("missing", 0). The environment is left out and named."""
+    import zipfile
+
+    archive = tmp_path / "sam.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for name, data in ENVIRONMENT.items():
+            zipped.writestr(name, data)
+        zipped.writestr("A3/myAltNimFunctions.py", GOOD)
+    submission = prepare(archive, PACK, tmp_path / "work")
+    assert submission.files["myAltNimFunctions.py"] == GOOD
+    (note,) = submission.problems
+    assert note.rule == "intake" and note.file == "A3/venv/" and "virtual environment" in \
+        note.message
+    assert submission.ignored == []  # nothing of the environment is listed file by file
+
+
+def test_a_tar_or_folder_with_a_virtual_environment_keeps_the_students_files(tmp_path):
+    files = {**ENVIRONMENT, "A3/myAltNimFunctions.py": GOOD.encode()}
+    archive = tar(tmp_path / "tia.tar.gz", files)
+    for source in (archive, tmp_path / "una"):
+        if source.suffix != ".gz":
+            for name, data in files.items():
+                (source / name).parent.mkdir(parents=True, exist_ok=True)
+                (source / name).write_bytes(data)
+        submission = prepare(source, PACK, tmp_path / f"work-{source.name}")
+        assert submission.files["myAltNimFunctions.py"] == GOOD, source.name
+        assert [problem.rule for problem in submission.problems] == ["intake"], source.name

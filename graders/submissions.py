@@ -298,7 +298,8 @@ def _near(found: str, wanted: str) -> bool:
         stem = text.split(".", 1)[0].lower()
         return re.sub(r"[\s_-]*(\(\d+\)|copy|-\d+|_\d+)$", "", stem)
 
-    return found != wanted and key(found) == key(wanted) and not found.endswith((".pyc", ".zip"))
+    return (found != wanted and key(found) == key(wanted) and not found.endswith(".pyc")
+            and archive_stem(found) is None)
 
 
 def _code_of(name: str, path: str, data: bytes, submission: Submission) -> bytes:

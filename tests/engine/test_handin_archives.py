@@ -157,3 +157,17 @@ def test_a_tar_or_folder_with_a_virtual_environment_keeps_the_students_files(tmp
         submission = prepare(source, PACK, tmp_path / f"work-{source.name}")
         assert submission.files["myAltNimFunctions.py"] == GOOD, source.name
         assert [problem.rule for problem in submission.problems] == ["intake"], source.name
+
+
+def test_an_archive_named_like_the_file_is_never_graded_as_it(tmp_path):
+    """``myAltNimFunctions.tar.gz`` inside a zip (archives in archives stay closed) is no
+    near-miss name of ``myAltNimFunctions.py``: its bytes are never read as Python."""
+    import zipfile
+
+    inner = tar(tmp_path / "inner.tar.gz", {"myAltNimFunctions.py": GOOD.encode()})
+    archive = tmp_path / "max.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("myAltNimFunctions.tar.gz", inner.read_bytes())
+    submission = prepare(archive, PACK, tmp_path / "work")
+    assert "myAltNimFunctions.py" not in submission.files
+    assert problems(submission) == {"missing-file"}

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 
 from graders.errors import GraderError
+from graders.handin import archive_stem
 from graders.intake.base import Found, Intake, Layout, entries, unpack
 from graders.registry import Registry
 
@@ -102,13 +103,17 @@ def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
     folders = [p for p in inside if p.is_dir()]
     if any(p.is_file() and p.suffix.lower() == ".py" for p in inside) or len(folders) < 2:
         return None, notes
-    if not all(any(f.suffix.lower() in (".py", ".zip") for f in folder.rglob("*"))
-               for folder in folders):
+    if not all(any(_handed_in_code(f) for f in folder.rglob("*")) for folder in folders):
         return None, notes
     if root != unpacked:
         notes.append(f"`{root.name}/` is a wrapper folder around the class: its contents were "
                      "graded")
     return root, notes
+
+
+def _handed_in_code(path: Path) -> bool:
+    """A file a student hands in as their code: Python, a notebook, or an archive of them."""
+    return path.suffix.lower() in (".py", ".ipynb") or archive_stem(path.name) is not None
 
 
 def detect_layout(root: Path) -> Layout:

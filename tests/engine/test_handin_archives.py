@@ -171,3 +171,20 @@ def test_an_archive_named_like_the_file_is_never_graded_as_it(tmp_path):
     submission = prepare(archive, PACK, tmp_path / "work")
     assert "myAltNimFunctions.py" not in submission.files
     assert problems(submission) == {"missing-file"}
+
+
+def test_a_class_zip_whose_students_hand_in_tars_and_notebooks_is_still_a_class(tmp_path):
+    """A zip of three student folders, one holding only a .tar.gz and one only a notebook:
+    three students (such a folder once made the whole zip one student's hand-in)."""
+    import shutil
+
+    klass = tmp_path / "class"
+    (klass / "ann").mkdir(parents=True)
+    (klass / "ann" / "myAltNimFunctions.py").write_text(GOOD, encoding="utf-8")
+    (klass / "bo").mkdir()
+    tar(klass / "bo" / "a3.tar.gz", {"myAltNimFunctions.py": GOOD.encode()})
+    (klass / "cy").mkdir()
+    (klass / "cy" / "myAltNimFunctions.ipynb").write_text('{"cells": []}', encoding="utf-8")
+    archive = Path(shutil.make_archive(str(tmp_path / "export"), "zip", klass))
+    intake = ingest(archive, tmp_path / "stage")
+    assert sorted(found.id for found in intake.found) == ["ann", "bo", "cy"]

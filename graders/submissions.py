@@ -229,7 +229,15 @@ def _pick(
     for path in raw:
         by_base.setdefault(PurePosixPath(path).name, []).append(path)
     if name in by_base:
-        return min(by_base[name], key=len)
+        chosen = min(by_base[name], key=len)
+        others = sorted(path for path in by_base[name] if raw[path] != raw[chosen])
+        if others:  # two versions handed in (a zip beside the file, old/ and new/): say which
+            listed = ", ".join(f"`{path}`" for path in others[:5])
+            submission.problems.append(_problem(
+                "intake", chosen, f"was graded as `{name}`, the copy nearest the top; other "
+                f"copies with different contents were handed in too ({listed}) and were not "
+                "graded"))
+        return chosen
     candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
     if len(candidates) == 1:
         found = candidates[0]

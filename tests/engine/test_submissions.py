@@ -212,3 +212,16 @@ def test_without_a_pinned_class_a_missing_file_stays_missing(tmp_path: Path):
     files = {"helper.py": GOOD}
     sub = prepare(student(tmp_path, files), PACK, tmp_path / "w")
     assert problems(sub) == {"missing-file"}
+
+
+def test_two_different_copies_of_a_file_are_graded_nearest_the_top_and_named(tmp_path: Path):
+    """The file at the top and an older copy in a sub-folder (or a zip uploaded beside it): the
+    one nearest the top is graded, and a notice names the other for the TA; an identical copy
+    says nothing."""
+    folder = student(tmp_path, {"myAltNimFunctions.py": GOOD, "old/myAltNimFunctions.py":
+                                GOOD + "# old\n", "same/myAltNimFunctions.py": GOOD})
+    sub = prepare(folder, PACK, tmp_path / "work")
+    assert sub.files["myAltNimFunctions.py"] == GOOD
+    (notice,) = sub.problems
+    assert notice.rule == "intake" and "`old/myAltNimFunctions.py`" in notice.message
+    assert "same/" not in notice.message

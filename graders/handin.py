@@ -10,6 +10,8 @@ standard library cannot open, is that student's reported problem.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import io
 import lzma
 import tarfile
@@ -18,7 +20,9 @@ import zlib
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from graders.notebooks import NOTEBOOK_SUFFIX, notebook_code
 from graders.rules.base import Violation
+from graders.source_lines import python_newlines
 
 IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vscode"}
 MAX_ZIP_ENTRIES = 500
@@ -28,6 +32,10 @@ SEARCH_DEPTH = 4
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 UNREADABLE = {".rar": "RAR", ".7z": "7-Zip"}
 ARCHIVE_SUFFIXES = (".zip", *TAR_SUFFIXES, *UNREADABLE)
+# Byte-order marks of the wide encodings a Windows editor saves as "Unicode" (UTF-32 first:
+# its little-endian mark begins with UTF-16's).
+WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+             (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 TAR_ERRORS = (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
 # A virtual environment zipped with the project (PyCharm's venv/): never the student's work, and
 # thousands of files that would crowd the student's own out of the entry cap.
@@ -69,7 +77,7 @@ def _read_file(path: Path, problems: list[Violation], cap: int,
         return _read_tar(path, problems, cap, held)
     for suffix, kind in UNREADABLE.items():
         if name.endswith(suffix):
-            problems.append(_problem("archive", path.name, f"is a {kind} archive, which the "
+            problems.append(problem("archive", path.name, f"is a {kind} archive, which the "
                                      "grader cannot open: hand in a .zip, or the files themselves"))
             return {}
     return {path.name: _head(path) if held is None else held}
@@ -105,7 +113,7 @@ def environments(names: Iterable[str], problems: list[Violation]) -> set[PurePos
     found = {PurePosixPath(name).parent for name in names
              if PurePosixPath(name).name == ENVIRONMENT_MARK} - {PurePosixPath(".")}
     for folder in sorted(found):
-        problems.append(_problem("intake", clean_text(f"{folder}/"), "is a Python virtual "
+        problems.append(problem("intake", clean_text(f"{folder}/"), "is a Python virtual "
                                  f"environment (it holds {ENVIRONMENT_MARK}); it was left out"))
     return found
 
@@ -113,6 +121,52 @@ def environments(names: Iterable[str], problems: list[Violation]) -> set[PurePos
 def packaged(name: PurePosixPath, found: set[PurePosixPath]) -> bool:
     """Whether ``name`` lies in a virtual environment ``found``, or among installed packages."""
     return bool(PACKAGE_PARTS & set(name.parts)) or any(env in name.parents for env in found)
+
+
+def decoded(name: str, data: bytes, problems: list[Violation], *,
+            handed: str | None = None) -> str:
+    """The text of a file graded as ``name`` (``handed``: the path it was handed in under):
+    a notebook's code cells when one stands for a Python file (:mod:`graders.notebooks`), in
+    the file's own encoding, a Python file's line ends made ``\\n`` as Python reads them (a
+    file saved on Windows, ``\\r\\n``, or an old Mac, ``\\r``, is graded, checked for style
+    and run as the interpreter reads it). What is not plain UTF-8 is said in ``problems``."""
+    if handed is not None:
+        data = _notebook_as_code(name, handed, data, problems)
+    text = _text(name, data, problems)
+    return python_newlines(text) if name.endswith(".py") else text
+
+
+def _notebook_as_code(name: str, handed: str, data: bytes, problems: list[Violation]) -> bytes:
+    if not (handed.lower().endswith(NOTEBOOK_SUFFIX) and name.endswith(".py")):
+        return data
+    code = notebook_code(data)
+    if code is None:
+        return data
+    problems.append(problem(
+        "notebook", handed, f"is a Jupyter notebook: its code cells, in order, were graded as "
+        f"`{name}`. Next time hand in a .py file (in Jupyter: File > Download as > Python)"))
+    return code.encode("utf-8")
+
+
+def _text(name: str, data: bytes, problems: list[Violation]) -> str:
+    if not data.strip():
+        problems.append(problem("empty-file", name, "is empty"))
+    wide = next((codec for bom, codec in WIDE_BOMS if data.startswith(bom)), None)
+    if wide is not None:  # Notepad's "Unicode": the student's text, in an unambiguous codec
+        with contextlib.suppress(UnicodeDecodeError):
+            text = data.decode(wide).removeprefix("\ufeff")
+            problems.append(problem(
+                "source-encoding", name, f"is {wide.upper()} (what Notepad calls Unicode), not "
+                f"UTF-8: Python cannot run it as it is. It was read as {wide.upper()}; save it "
+                "as UTF-8"))
+            return text
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problems.append(problem(
+            "source-encoding", name,
+            f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252: save it as UTF-8"))
+        return data.decode("cp1252", errors="replace")
 
 
 def _python_first(name: str) -> tuple[bool, int, str]:
@@ -127,7 +181,7 @@ def _over_cap(
         shown = ", ".join(f"`{name}`" for name in skipped[:5])
         more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
         what = "unpacks to too much data: over" if zipped else "is over"
-        problems.append(_problem(
+        problems.append(problem(
             "zip" if zipped else "too-large", source.name,
             f"{what} the assignment's cap of {cap / 1e6:g} MB per student; {len(skipped)} "
             f"file(s) past it were not read ({shown}{more})"))
@@ -147,7 +201,7 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str,
             continue
         if path.is_symlink():
             problems.append(
-                _problem("symlink", clean_text(str(relative)), "is a symbolic link; it was ignored")
+                problem("symlink", clean_text(str(relative)), "is a symbolic link; it was ignored")
             )
             continue
         if path.is_file():
@@ -172,7 +226,7 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str,
         try:
             files[name] = _head(path)
         except OSError as exc:  # unreadable, or gone: this file's problem, not the class's
-            problems.append(_problem("intake", name, f"could not be read ({exc.strerror or exc}); "
+            problems.append(problem("intake", name, f"could not be read ({exc.strerror or exc}); "
                                      "it was ignored"))
     return files
 
@@ -182,25 +236,24 @@ def _read_zip(path: Path, problems: list[Violation], cap: int,
     try:
         archive = zipfile.ZipFile(path if held is None else io.BytesIO(held))
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
-        problems.append(_problem("zip", path.name, f"could not be opened: {exc}"))
+        problems.append(problem("zip", path.name, f"could not be opened: {exc}"))
         return {}
     files: dict[str, bytes] = {}
     total = 0
     with archive:
-        listed = [info for info in archive.infolist() if not info.is_dir()]
-        found = environments((info.filename.replace("\\", "/") for info in listed), problems)
-        entries = sorted((info for info in listed if not packaged(
-            PurePosixPath(info.filename.replace("\\", "/")), found)),
-            key=lambda info: _python_first(info.filename))
+        listed = [(info, PurePosixPath(info.filename.replace("\\", "/")))
+                  for info in archive.infolist() if not info.is_dir()]
+        found = environments((name.as_posix() for _, name in listed), problems)
+        entries = sorted(((info, name) for info, name in listed if not packaged(name, found)),
+                         key=lambda pair: _python_first(pair[0].filename))
         skipped: list[str] = []
         if len(entries) > MAX_ZIP_ENTRIES:
-            problems.append(_problem("zip", path.name, "has too many files"))
+            problems.append(problem("zip", path.name, "has too many files"))
             entries = entries[:MAX_ZIP_ENTRIES]
-        for info in entries:
-            name = PurePosixPath(info.filename.replace("\\", "/"))
+        for info, name in entries:
             if name.is_absolute() or ".." in name.parts:
                 problems.append(
-                    _problem(
+                    problem(
                         "zip", info.filename, "has an unsafe path (absolute or ../); it was ignored"
                     )
                 )
@@ -209,7 +262,7 @@ def _read_zip(path: Path, problems: list[Violation], cap: int,
                 continue
             if (info.external_attr >> 16) & 0o170000 == 0o120000:
                 problems.append(
-                    _problem("symlink", info.filename, "is a symbolic link; it was ignored")
+                    problem("symlink", info.filename, "is a symbolic link; it was ignored")
                 )
                 continue
             if total + info.file_size > cap:  # as its header says (never read past it)
@@ -228,7 +281,7 @@ def _read_zip(path: Path, problems: list[Violation], cap: int,
                 ValueError,
             ) as exc:  # damaged, encrypted, unsupported
                 problems.append(
-                    _problem("zip", info.filename, f"could not be unpacked ({exc}); it was ignored")
+                    problem("zip", info.filename, f"could not be unpacked ({exc}); it was ignored")
                 )
                 continue
             total += len(data)
@@ -250,7 +303,7 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
             path if held is None else None, mode="r:*",
             fileobj=None if held is None else io.BytesIO(held))
     except TAR_ERRORS as exc:
-        problems.append(_problem("archive", path.name, f"could not be opened: {exc}"))
+        problems.append(problem("archive", path.name, f"could not be opened: {exc}"))
         return {}
     found: set[PurePosixPath] = set()  # virtual environments met so far
     count = 0
@@ -259,7 +312,7 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
             for seen, member in enumerate(archive, start=1):
                 scanned += member.size
                 if seen > 20 * MAX_ZIP_ENTRIES or scanned > 10 * cap:  # what is read through
-                    problems.append(_problem("archive", path.name, "holds too much to read "
+                    problems.append(problem("archive", path.name, "holds too much to read "
                                              "through; the files after that were not read"))
                     break
                 name = PurePosixPath(member.name.replace("\\", "/"))
@@ -269,15 +322,15 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
                     continue
                 count += 1
                 if count > MAX_ZIP_ENTRIES:
-                    problems.append(_problem("archive", path.name, "has too many files; the "
+                    problems.append(problem("archive", path.name, "has too many files; the "
                                              "files after that were not read"))
                     break
                 shown = clean_text(member.name)  # tar names may hold bytes that are no UTF-8
                 if name.is_absolute() or ".." in name.parts:
-                    problems.append(_problem("archive", shown, "has an unsafe path "
+                    problems.append(problem("archive", shown, "has an unsafe path "
                                              "(absolute or ../); it was ignored"))
                 elif member.issym() or member.islnk():
-                    problems.append(_problem("symlink", shown,
+                    problems.append(problem("symlink", shown,
                                              "is a link; it was ignored"))
                 elif member.isfile() and total + member.size > cap:
                     skipped.append(shown)
@@ -287,11 +340,13 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
                     total += len(data)
                     files[clean_text(name.as_posix())] = data[:MAX_FILE_BYTES]
         except TAR_ERRORS as exc:  # damaged or cut short: what was read before is kept
-            problems.append(_problem("archive", path.name, f"could not be read to its end "
+            problems.append(problem("archive", path.name, f"could not be read to its end "
                                      f"({exc}); the files before that were kept"))
     _over_cap(problems, path, skipped, cap, zipped=True)
     return files
 
 
-def _problem(kind: str, file: str, what: str) -> Violation:
+def problem(kind: str, file: str, what: str) -> Violation:
+    """A problem of the hand-in itself (kind ``kind``, titled in problems.toml) with ``file``:
+    "`file` what."."""
     return Violation(rule=kind, file=file, message=f"`{file}` {what}.")

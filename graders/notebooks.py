@@ -47,8 +47,9 @@ def _cells(notebook: Any) -> list[Any] | None:
         return notebook["cells"]
     sheets = notebook.get("worksheets")
     if isinstance(sheets, list):
-        return [cell for sheet in sheets if isinstance(sheet, dict)
-                for cell in sheet.get("cells") or [] if isinstance(sheet.get("cells"), list)]
+        return [cell for sheet in sheets
+                if isinstance(sheet, dict) and isinstance(sheet.get("cells"), list)
+                for cell in sheet["cells"]]
     return None
 
 

@@ -7,8 +7,6 @@ records in the student's result, so the batch goes on and the report says what h
 
 from __future__ import annotations
 
-import codecs
-import contextlib
 import hashlib
 import json
 import re
@@ -21,18 +19,12 @@ from pathlib import Path, PurePosixPath
 
 from graders.errors import GraderError
 from graders.extras import collect_extras, find_program, submission_root
-from graders.handin import IGNORED_PARTS, archive_stem, clean_text, read_files
-from graders.notebooks import NOTEBOOK_SUFFIX, notebook_code
+from graders.handin import IGNORED_PARTS, archive_stem, clean_text, decoded, problem, read_files
 from graders.pack import Pack
 from graders.rules.base import Violation
 from graders.sandbox.harness_kit import class_homes
-from graders.source_lines import python_newlines
 
 META_FILE = "submission_meta.json"
-# Byte-order marks of the wide encodings a Windows editor saves as "Unicode" (UTF-32 first:
-# its little-endian mark begins with UTF-16's).
-WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-             (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 @dataclass
@@ -169,8 +161,8 @@ def prepare(
         path = _pick(name, raw, submission, required=name in spec.files, pack=pack)
         if path is not None:
             picked[name] = path
-            submission.files[name] = _decode(name, _code_of(name, path, raw[path], submission),
-                                             submission)
+            submission.files[name] = decoded(name, raw[path], submission.problems,
+                                             handed=path)
     _add_helpers(submission, pack, raw, picked)
     _ignore_student_times(submission, raw)
     _build_workspace(submission, pack)
@@ -196,14 +188,14 @@ def _add_helpers(
     for name, data in extras.helpers.items():
         if name in submission.files:
             continue
-        submission.files[name] = _decode(name, data, submission)
+        submission.files[name] = decoded(name, data, submission.problems)
         submission.helpers.append(name)
     for name, path in picked.items():
         if PurePosixPath(path).name != name and path in raw:
             submission.aliases[name] = path
     if submission.helpers and pack.declaration.submission.extra_files == "forbid":
         listed = ", ".join(f"`{name}`" for name in submission.helpers)
-        submission.problems.append(_problem(
+        submission.problems.append(problem(
             "extra-files", submission.helpers[0],
             f"(and {listed}) are not part of the assignment, which allows only its own files",
         ))
@@ -233,7 +225,7 @@ def _pick(
         others = sorted(path for path in by_base[name] if raw[path] != raw[chosen])
         if others:  # two versions handed in (a zip beside the file, old/ and new/): say which
             listed = ", ".join(f"`{path}`" for path in others[:5])
-            submission.problems.append(_problem(
+            submission.problems.append(problem(
                 "intake", chosen, f"was graded as `{name}`, the copy nearest the top; other "
                 f"copies with different contents were handed in too ({listed}) and were not "
                 "graded"))
@@ -242,7 +234,7 @@ def _pick(
     if len(candidates) == 1:
         found = candidates[0]
         submission.problems.append(
-            _problem(
+            problem(
                 "file-name",
                 found,
                 f"was graded as `{name}`; the assignment asks for exactly that name",
@@ -254,7 +246,7 @@ def _pick(
     home = _class_home(name, raw, pack) if not candidates else None
     if home is not None:
         found, cls = home
-        submission.problems.append(_problem(
+        submission.problems.append(problem(
             "file-name", found,
             f"was graded as `{name}`: it holds `{cls}`, which the assignment asks for in a file "
             f"named exactly `{name}`",
@@ -265,7 +257,7 @@ def _pick(
     reason = f"is missing: hand in a file named exactly `{name}`"
     if candidates:
         reason += f" (found several candidates: {', '.join(sorted(candidates))})"
-    submission.problems.append(_problem("missing-file", name, reason))
+    submission.problems.append(problem("missing-file", name, reason))
     return None
 
 
@@ -287,13 +279,13 @@ def _pick_program(
 ) -> str | None:
     chosen, rest = find_program(raw, pack.declaration.locked.files)
     if chosen is None:
-        submission.problems.append(_problem(
+        submission.problems.append(problem(
             "missing-file", name,
             "is missing: no file of yours reads `sys.argv` (hand in the program that does)",
         ))
         return None
     also = f"; other programs found: {', '.join(f'`{p}`' for p in rest)}" if rest else ""
-    submission.problems.append(_problem(
+    submission.problems.append(problem(
         "program-file", chosen, f"was graded as the program (`{name}`){also}",
     ))
     return chosen
@@ -310,60 +302,13 @@ def _near(found: str, wanted: str) -> bool:
             and archive_stem(found) is None)
 
 
-def _code_of(name: str, path: str, data: bytes, submission: Submission) -> bytes:
-    """A Jupyter notebook handed in for a Python file: its code cells (:mod:`graders.notebooks`),
-    and a notice saying so; anything else as it is."""
-    if not (path.lower().endswith(NOTEBOOK_SUFFIX) and name.endswith(".py")):
-        return data
-    code = notebook_code(data)
-    if code is None:
-        return data
-    submission.problems.append(_problem(
-        "notebook", path, f"is a Jupyter notebook: its code cells, in order, were graded as "
-        f"`{name}`. Next time hand in a .py file (in Jupyter: File > Download as > Python)"))
-    return code.encode("utf-8")
-
-
-def _decode(name: str, data: bytes, submission: Submission) -> str:
-    """The text of a handed-in file; a Python file's line ends made ``\\n`` as Python reads
-    them (a file saved on Windows, ``\\r\\n``, or an old Mac, ``\\r``, is graded, checked
-    for style and run as the interpreter reads it)."""
-    text = _text(name, data, submission)
-    return python_newlines(text) if name.endswith(".py") else text
-
-
-def _text(name: str, data: bytes, submission: Submission) -> str:
-    if not data.strip():
-        submission.problems.append(_problem("empty-file", name, "is empty"))
-    wide = next((codec for bom, codec in WIDE_BOMS if data.startswith(bom)), None)
-    if wide is not None:  # Notepad's "Unicode": the student's text, in an unambiguous codec
-        with contextlib.suppress(UnicodeDecodeError):
-            text = data.decode(wide).removeprefix("\ufeff")
-            submission.problems.append(_problem(
-                "source-encoding", name, f"is {wide.upper()} (what Notepad calls Unicode), not "
-                f"UTF-8: Python cannot run it as it is. It was read as {wide.upper()}; save it "
-                "as UTF-8"))
-            return text
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        submission.problems.append(
-            _problem(
-                "source-encoding",
-                name,
-                f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252: save it as UTF-8",
-            )
-        )
-        return data.decode("cp1252", errors="replace")
-
-
 def _ignore_student_times(submission: Submission, raw: dict[str, bytes]) -> None:
     """A time file in the hand-in is listed as ignored, with a 0-point notice saying why."""
     for path in sorted(raw):
         if PurePosixPath(path).name.lower() == META_FILE:
             if path not in submission.ignored:
                 submission.ignored.append(path)
-            submission.problems.append(_problem(
+            submission.problems.append(problem(
                 "ignored-file", path,
                 "was ignored: submission times come from the LMS export or the instructor's "
                 "`--times` file, never from a file in the hand-in",
@@ -398,6 +343,3 @@ def _digest(submission: Submission, pack: Pack) -> str:
     hasher.update(json.dumps([p.to_dict() for p in submission.problems], sort_keys=True).encode())
     return hasher.hexdigest()
 
-
-def _problem(kind: str, file: str, what: str) -> Violation:
-    return Violation(rule=kind, file=file, message=f"`{file}` {what}.")

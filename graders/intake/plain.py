@@ -1,6 +1,6 @@
 """Today's layout: a folder or an archive (``.zip``, a tar, ...) per student, named after the
-student. The class
-itself may be a folder or a zip of those folders (see :func:`graders.intake.ingest`)."""
+student. The class itself may be a folder or a zip of those folders (see
+:func:`graders.intake.ingest`)."""
 
 from __future__ import annotations
 

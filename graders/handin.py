@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from graders.notebooks import NOTEBOOK_SUFFIX, notebook_code
 from graders.rules.base import Violation
-from graders.source_lines import python_newlines
+from graders.source_lines import declared_codec, python_newlines
 
 IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vscode"}
 MAX_ZIP_ENTRIES = 500
@@ -129,7 +129,8 @@ def decoded(name: str, data: bytes, problems: list[Violation], *,
     a notebook's code cells when one stands for a Python file (:mod:`graders.notebooks`), in
     the file's own encoding, a Python file's line ends made ``\\n`` as Python reads them (a
     file saved on Windows, ``\\r\\n``, or an old Mac, ``\\r``, is graded, checked for style
-    and run as the interpreter reads it). What is not plain UTF-8 is said in ``problems``."""
+    and run as the interpreter reads it; one that declares its encoding, PEP 263, is read in
+    it). What is not plain UTF-8 and not declared is said in ``problems``."""
     if handed is not None:
         data = _notebook_as_code(name, handed, data, problems)
     text = _text(name, data, problems)
@@ -160,6 +161,10 @@ def _text(name: str, data: bytes, problems: list[Violation]) -> str:
                 f"UTF-8: Python cannot run it as it is. It was read as {wide.upper()}; save it "
                 "as UTF-8"))
             return text
+    declared = declared_codec(data) if name.endswith(".py") else None
+    if declared is not None:  # PEP 263: Python reads the file in the encoding it declares
+        with contextlib.suppress(UnicodeDecodeError):
+            return data.decode(declared)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

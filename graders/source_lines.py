@@ -7,11 +7,16 @@ the line (an Emacs page break, a line separator pasted from a web page into a co
 line number the grader shows or compares with ``ast``'s and ``tokenize``'s comes from here, so
 a file saved on Windows or an old Mac, or one holding such a character, is read line for line
 as the interpreter (and pycodestyle or python_ta reading the file) reads it.
+
+A file may declare its encoding in its first two lines (PEP 263: ``# -*- coding: cp1252 -*-``);
+:func:`declared_codec` reads that declaration and :func:`python_bytes` writes a text back in
+it, so the interpreter in the sandbox reads the student's text as theirs did.
 """
 
 from __future__ import annotations
 
 import io
+import tokenize
 
 
 def python_newlines(text: str) -> str:
@@ -25,3 +30,27 @@ def python_lines(text: str, *, keepends: bool = False) -> list[str]:
     ``readlines()`` gives them."""
     lines = io.StringIO(text, newline=None).readlines()
     return lines if keepends else [line[:-1] if line.endswith("\n") else line for line in lines]
+
+
+def declared_codec(data: bytes) -> str | None:
+    """The encoding a Python file's first two lines declare (PEP 263), when it is not
+    UTF-8; None when it declares none, UTF-8, or one Python does not know."""
+    try:
+        codec, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return None
+    return None if codec in ("utf-8", "utf-8-sig") else codec
+
+
+def python_bytes(text: str) -> bytes:
+    """The bytes the interpreter reads back as ``text``: UTF-8, or the encoding the text's
+    own first lines declare (a file read in that encoding is written back in it, not as UTF-8
+    under a declaration that says otherwise)."""
+    data = text.encode("utf-8")
+    codec = declared_codec(data)
+    if codec is None:
+        return data
+    try:
+        return text.encode(codec)
+    except UnicodeEncodeError:
+        return data

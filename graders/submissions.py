@@ -23,6 +23,7 @@ from graders.handin import IGNORED_PARTS, archive_stem, clean_text, decoded, pro
 from graders.pack import Pack
 from graders.rules.base import Violation
 from graders.sandbox.harness_kit import class_homes
+from graders.source_lines import python_bytes
 
 META_FILE = "submission_meta.json"
 
@@ -325,13 +326,19 @@ def _build_workspace(submission: Submission, pack: Pack) -> None:
     for name, text in submission.files.items():
         target = workspace / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        target.write_bytes(_as_written(name, text))
     for name, path in submission.aliases.items():
         original = workspace / PurePosixPath(path).name
         if not original.exists():  # a program's own name stays importable beside its alias
-            original.write_text(submission.files[name], encoding="utf-8")
+            original.write_bytes(_as_written(name, submission.files[name]))
     for name in pack.declaration.locked.files:
         shutil.copyfile(pack.templates_dir / name, workspace / name)
+
+
+def _as_written(name: str, text: str) -> bytes:
+    """A handed-in file's text as the workspace holds it: UTF-8, or for a Python file the
+    encoding its first lines declare (what the student's interpreter read)."""
+    return python_bytes(text) if name.endswith(".py") else text.encode("utf-8")
 
 
 def _digest(submission: Submission, pack: Pack) -> str:

@@ -1,7 +1,7 @@
 """A file's lines are numbered as the interpreter numbers them (``graders.source_lines``): at
 ``\\n``, ``\\r\\n`` and a lone ``\\r`` only, never at the form feeds, ``\\x85`` or ``\\u2028``
 that ``str.splitlines`` also splits at, and a handed-in Python file is graded with the line
-ends Python reads."""
+ends Python reads, in the encoding its first lines declare (PEP 263)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graders.pack import get_pack
-from graders.source_lines import python_lines, python_newlines
+from graders.source_lines import declared_codec, python_bytes, python_lines, python_newlines
 from graders.submissions import prepare
 
 # Every character some splitter treats as a line end, and plain text around them.
@@ -55,3 +55,49 @@ def test_a_handed_in_python_file_is_read_with_pythons_line_ends(tmp_path):
     assert submission.files["myAltNimFunctions.py"] == "# one\n# two\nx = 1\n"
     assert (submission.workspace / "myAltNimFunctions.py").read_bytes() == b"# one\n# two\nx = 1\n"
     assert submission.files["helper.py"] == "y = 2\n"
+
+
+# Codecs a file may declare (PEP 263), and text in and out of them.
+CODECS = ["cp1252", "latin-1", "iso-8859-15", "cp437", "koi8-r"]
+WRITABLE = st.text(alphabet=st.sampled_from([*"aZ09 #=\"", "\u00e9", "\u00c1", "\u00f1",
+                                              "\u00fc"]))
+
+
+DECLARATIONS = ["# -*- coding: {} -*-", "# vim: set fileencoding={} :",
+                "#!/usr/bin/env python3\n# coding={}"]
+
+
+@given(st.sampled_from(CODECS), st.sampled_from(DECLARATIONS), WRITABLE)
+def test_a_text_is_written_in_the_encoding_it_declares(codec, declaration, body):
+    """What Python compiles from the bytes :func:`python_bytes` writes is the text itself:
+    its declared encoding, or UTF-8 when it declares none."""
+    body = "".join(c for c in body if c.encode(codec, "ignore"))  # what the codec writes
+    text = declaration.format(codec) + f"\ns = {body!r}\n"
+    data = python_bytes(text)
+    assert declared_codec(data) is not None
+    space: dict = {}
+    exec(compile(data, "<hand-in>", "exec"), space)
+    assert space["s"] == body
+    plain = f"s = {body!r}\n"
+    assert python_bytes(plain) == plain.encode("utf-8") and declared_codec(plain.encode()) is None
+
+
+def test_a_declared_encoding_is_read_and_written_back_as_python_reads_it(tmp_path):
+    """A cp1252 file that says so is the student's text with no encoding notice, and the
+    workspace holds its own bytes: as UTF-8 under the cp1252 declaration, the `\u00c1` of
+    its header was a byte cp1252 does not define, a SyntaxError in every run. A UTF-8 file
+    that declares Latin-1 is read as Python reads it, Latin-1."""
+    pack = get_pack("altnim")
+    cp1252 = "# -*- coding: cp1252 -*-\n# \u00c1lvaro N\u00fa\u00f1ez\nname = '\u00c1lvaro'\n"
+    mislabelled = "# coding: latin-1\nname = 'Zo\u00eb'\n"
+    for text, data in ((cp1252, cp1252.encode("cp1252")), (mislabelled.encode().decode("latin-1"),
+                                                           mislabelled.encode())):
+        source = tmp_path / f"hand-in-{len(text)}"
+        source.mkdir()
+        (source / "myAltNimFunctions.py").write_bytes(data)
+        submission = prepare(source, pack, tmp_path / f"work-{len(text)}")
+        assert submission.files["myAltNimFunctions.py"] == text
+        assert not [p for p in submission.problems if p.rule == "source-encoding"]
+        written = (submission.workspace / "myAltNimFunctions.py").read_bytes()
+        assert written == data
+        compile(written, "myAltNimFunctions.py", "exec")

@@ -9,6 +9,8 @@ Each ``fixtures/<id>/submissions/<name>/expected.json`` (``<name>.expected.json`
       "criteria": {"eval": 0},             # optional: earned points of some criteria
       "violations": ["forbidden-import"],  # exact set of rule/problem names reported
       "failing": ["test_eval_*"],          # optional: fnmatch patterns of tests that must fail
+      "explains": ["sign"],                # optional: phrases (any case) the messages of its
+                                           #   failed tests and rule violations must hold
       "status": "graded"                   # optional, default "graded"
     }
 
@@ -190,7 +192,17 @@ def mismatches(result: SubmissionResult, expected: dict[str, Any]) -> list[str]:
     for pattern in expected.get("failing", []):
         if not any(fnmatch(name, pattern) for name in failed):
             problems.append(f"no failing test matches {pattern!r} (failed: {sorted(set(failed))})")
+    problems += [f"no message says {phrase!r}"
+                 for phrase in unexplained(result, expected.get("explains", []))]
     return problems
+
+
+def unexplained(result: SubmissionResult, phrases: list[str]) -> list[str]:
+    """The ``phrases`` that no message of the result's failed tests and rule violations holds
+    (case aside): what its report never says."""
+    words = " ".join([test.message for test in result.tests if test.outcome == "failed"]
+                     + [violation.message for violation in result.violations]).lower()
+    return [phrase for phrase in phrases if phrase.lower() not in words]
 
 
 def _off(got: float, want: float, at_most: bool) -> bool:

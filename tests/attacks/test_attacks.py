@@ -50,7 +50,7 @@ from graders.outcomes import BatchOutcome
 from graders.pack import Pack, get_pack, project_root
 from graders.results import SubmissionResult
 from graders.sandbox import Isolation, isolation, uids
-from graders.selfcheck import expected_path, mismatches
+from graders.selfcheck import expected_path, mismatches, unexplained
 from graders.submissions import find_submissions
 from graders.submissions import student_id as graded_id
 from graders.times import load_times
@@ -468,10 +468,7 @@ def test_attack_report_explains_what_happened(attacked, pack_id, source):
     result = run.results[run.ids[source]]
     failed = [test for test in result.tests if test.outcome == "failed"]
     assert all(test.message.strip() for test in failed), [t.name for t in failed if not t.message]
-    words = " ".join(
-        [test.message for test in failed] + [violation.message for violation in result.violations]
-    ).lower()
-    missing = [phrase for phrase in expected.get("explains", []) if phrase.lower() not in words]
+    missing = unexplained(result, expected.get("explains", []))
     assert not missing, f"the report never says {missing}:\n{describe_failures(result)}"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from rules_testkit import example, run_rule
 
@@ -63,3 +65,34 @@ def test_syntax_warnings_are_not_errors() -> None:
 
 def test_empty_file_is_valid() -> None:
     assert run_rule("syntax-error", "") == []
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the grader's Python reads 3.12 syntax")
+@pytest.mark.parametrize(
+    ("name", "line", "words"),
+    [
+        ("syntax_error_newer_fstring.py", 5, "puts its own quote, a backslash or a `#` inside"),
+        ("syntax_error_newer_type.py", 3, "is a `type` statement"),
+        ("syntax_error_newer_generic.py", 4, "declares type parameters in square brackets"),
+    ],
+)
+def test_syntax_only_python_312_reads_is_named(name: str, line: int, words: str) -> None:
+    """Code that runs on the student's Python 3.12 is still a syntax error here, but the
+    message names the feature, the grader's Python and how to write it for that Python."""
+    [violation] = run_rule("syntax-error", example(name))
+    assert violation.line == line
+    assert words in violation.message
+    assert f"only Python 3.12 and later allow; the grader runs Python 3.{sys.version_info.minor}" \
+        in violation.message
+
+
+@pytest.mark.parametrize(
+    "source",
+    ['s = f"{x"\n', 's = f"{}"\n', "type = 3\nif type == 3 print(type)\n",
+     'print(f"{{d["a"]}}")\n', 'def f(:\n    pass\n'],
+)
+def test_a_plain_error_is_not_blamed_on_the_python_version(source: str) -> None:
+    """An error that Python 3.12 makes too keeps the parser's plain message."""
+    [violation] = run_rule("syntax-error", source)
+    assert "Python 3.12" not in violation.message
+    assert "Python cannot read this file" in violation.message

@@ -222,7 +222,7 @@ def _pick(
     for path in raw:
         by_base.setdefault(PurePosixPath(path).name, []).append(path)
     if name in by_base:
-        chosen = min(by_base[name], key=len)
+        chosen = min(by_base[name], key=lambda path: (len(PurePosixPath(path).parts), path))
         others = sorted(path for path in by_base[name] if raw[path] != raw[chosen])
         if others:  # two versions handed in (a zip beside the file, old/ and new/): say which
             listed = ", ".join(f"`{path}`" for path in others[:5])

@@ -225,3 +225,12 @@ def test_two_different_copies_of_a_file_are_graded_nearest_the_top_and_named(tmp
     (notice,) = sub.problems
     assert notice.rule == "intake" and "`old/myAltNimFunctions.py`" in notice.message
     assert "same/" not in notice.message
+
+
+def test_nearest_the_top_counts_folders_not_letters(tmp_path: Path):
+    """``submission/x.py`` is nearer the top than ``a/b/x.py``, though its path is longer."""
+    folder = student(tmp_path, {"submission/myAltNimFunctions.py": GOOD,
+                                "a/b/myAltNimFunctions.py": GOOD + "# old\n"})
+    sub = prepare(folder, PACK, tmp_path / "work")
+    assert sub.files["myAltNimFunctions.py"] == GOOD
+    assert "`a/b/myAltNimFunctions.py`" in sub.problems[0].message

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import tempfile
 import zipfile
 from fnmatch import fnmatch
@@ -69,6 +70,7 @@ def manifest(pack: Pack, shares: dict[str, float]) -> dict:
         "title": pack.title,
         "declaration": data,
         "shares": shares,
+        "python": list(sys.version_info[:2]),  # the grader's: the pre-check warns a newer one
         "rules": [{"name": r.name, "title": _title(r.name), "deduction": r.deduction}
                   for r in pack.declaration.rules],
     }

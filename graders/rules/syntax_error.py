@@ -8,7 +8,10 @@ A student on a newer Python than the grader's may write what only that Python re
 f-string that reuses its quote inside ``{}`` (PEP 701), a ``type`` statement or type parameters
 in brackets (PEP 695), all Python 3.12. Grading still follows the grader's Python, but the
 message names the feature and how to write it for the grader's, so neither the student nor
-the TA is left with a bare "invalid syntax" on a line that runs at home.
+the TA is left with a bare "invalid syntax" on a line that runs at home. In the pre-check, run
+on the student's own Python, a file that compiles there is still read for those features when
+the instructor grades on an older Python (``GRADING_PYTHON``, which the kit sets from its
+manifest): the student learns before the deadline, not from the mark.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from collections.abc import Iterator
 from graders.rules import register
 from graders.rules.base import Rule, RuleContext, Violation
 
-PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
+# The Python the instructor grades with: this one, or in a student's pre-check the
+# instructor's (graders.kit.runtime.main sets it from the kit's manifest).
+GRADING_PYTHON: tuple[int, int] = (sys.version_info.major, sys.version_info.minor)
 FSTRING_START = re.compile(r"""(?<![\w'"])(?:[rR][fF]|[fF][rR]?)("|')""")
 # Lines only Python 3.12 reads (PEP 695), by the message key that explains them.
 NEWER_LINES = {
@@ -47,6 +52,11 @@ class SyntaxErrorRule(Rule):
             yield self._from_syntax_error(ctx, error)
         except ValueError as error:  # NUL bytes, on Pythons that do not raise SyntaxError
             yield self._null_byte(ctx, str(error))
+        else:
+            running = (sys.version_info.major, sys.version_info.minor)
+            for line, key in only_newer_python(ctx.lines, running, GRADING_PYTHON)[:1]:
+                yield self.violation(ctx, key, line=line, column=1, python=_shown(GRADING_PYTHON),
+                                     error=f"it runs on Python {_shown(running)} only")
 
     def _from_syntax_error(self, ctx: RuleContext, error: SyntaxError) -> Violation:
         if "\0" in ctx.source and "null" in (error.msg or "").lower():
@@ -54,10 +64,10 @@ class SyntaxErrorRule(Rule):
         line = error.lineno or 1
         column = error.offset or 1
         key = "indentation" if isinstance(error, IndentationError) else "syntax"
-        if key == "syntax" and sys.version_info < (3, 12) and 0 < line <= len(ctx.lines):
+        if key == "syntax" and GRADING_PYTHON < (3, 12) and 0 < line <= len(ctx.lines):
             key = newer_python_key(ctx.lines[line - 1]) or key
         found = self.violation(ctx, key, line=line, error=error.msg, column=column,
-                               python=PYTHON)
+                               python=_shown(GRADING_PYTHON))
         return dataclasses.replace(found, column=column - 1)
 
     def _null_byte(self, ctx: RuleContext, message: str) -> Violation:
@@ -66,6 +76,20 @@ class SyntaxErrorRule(Rule):
         column = len(before) - (before.rfind("\n") + 1)
         found = self.violation(ctx, "null-byte", line=line, error=message, column=column + 1)
         return dataclasses.replace(found, column=column)
+
+
+def only_newer_python(lines: list[str], running: tuple[int, int],
+                      grading: tuple[int, int]) -> list[tuple[int, str]]:
+    """(line number, message key) of each line that uses a Python 3.12 feature, when code
+    that compiles on the ``running`` Python is graded on an older ``grading`` one."""
+    if not grading < (3, 12) <= running:
+        return []
+    found = ((number, newer_python_key(line)) for number, line in enumerate(lines, start=1))
+    return [(number, key) for number, key in found if key is not None]
+
+
+def _shown(version: tuple[int, int]) -> str:
+    return ".".join(map(str, version))
 
 
 def newer_python_key(line: str) -> str | None:

@@ -3,6 +3,9 @@ get it, public requirements only; and the wheel never ships a pack."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import tomllib
 import zipfile
 from pathlib import Path
@@ -58,3 +61,20 @@ def test_the_wheel_ships_the_engine_but_no_pack():
     found = find_packages(str(ROOT), include=find["include"], exclude=find.get("exclude", ()))
     assert "graders.packs" in found and "graders.kit" in found
     assert not [name for name in found if name.startswith("graders.packs.")]
+
+
+def test_the_precheck_knows_the_python_the_instructor_grades_with(kit_zip, tmp_path):
+    """kit.json records the grader's Python, and the pre-check's syntax rule takes it from
+    there (so a student on a newer Python hears of code only that Python reads)."""
+    with zipfile.ZipFile(kit_zip("altnim")) as archive:
+        archive.extractall(tmp_path)
+    kit = tmp_path / "altnim-kit"
+    manifest_path = kit / "_precheck" / "kit.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    assert manifest["python"] == list(sys.version_info[:2])
+    manifest_path.write_text(json.dumps({**manifest, "python": [3, 9]}), encoding="utf-8")
+    shown = subprocess.run(
+        [sys.executable, "-c", "import _precheck.main; from _precheck.rules import syntax_error; "
+         "print(syntax_error.GRADING_PYTHON)"],
+        cwd=kit, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "(3, 9)"

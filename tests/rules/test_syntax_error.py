@@ -8,6 +8,7 @@ import pytest
 from rules_testkit import example, run_rule
 
 from graders.rules import get_rule
+from graders.rules.syntax_error import only_newer_python
 
 
 def test_needs_no_tree() -> None:
@@ -96,3 +97,15 @@ def test_a_plain_error_is_not_blamed_on_the_python_version(source: str) -> None:
     [violation] = run_rule("syntax-error", source)
     assert "Python 3.12" not in violation.message
     assert "Python cannot read this file" in violation.message
+
+
+def test_the_precheck_on_a_newer_python_names_what_the_graders_cannot_read() -> None:
+    """On the student's Python 3.12 the file compiles; graded on 3.11 it would not: each line
+    using a 3.12 feature is found (the pre-check reports the first, as the grader would)."""
+    lines = example("syntax_error_newer_fstring.py").splitlines() + [
+        "type Move = tuple[int, int]", "class Box[T]:", "x = f'{y}'"]
+    assert only_newer_python(lines, (3, 12), (3, 11)) == [
+        (5, "newer-fstring"), (6, "newer-type"), (7, "newer-generic")]
+    assert only_newer_python(lines, (3, 13), (3, 12)) == []  # the grader reads them too
+    assert only_newer_python(lines, (3, 11), (3, 11)) == []
+

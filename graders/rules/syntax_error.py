@@ -29,6 +29,7 @@ from graders.rules.base import Rule, RuleContext, Violation
 # instructor's (graders.kit.runtime.main sets it from the kit's manifest).
 GRADING_PYTHON: tuple[int, int] = (sys.version_info.major, sys.version_info.minor)
 FSTRING_START = re.compile(r"""(?<![\w'"])(?:[rR][fF]|[fF][rR]?)("|')""")
+TEXT_LINES = ("#", ">>>", "...")  # a comment, or a doctest's example in a docstring
 # Lines only Python 3.12 reads (PEP 695), by the message key that explains them.
 NEWER_LINES = {
     "newer-type": re.compile(r"^\s*type\s+[A-Za-z_]\w*\s*(?:\[[^\]]*\])?\s*=(?!=)"),
@@ -81,10 +82,12 @@ class SyntaxErrorRule(Rule):
 def only_newer_python(lines: list[str], running: tuple[int, int],
                       grading: tuple[int, int]) -> list[tuple[int, str]]:
     """(line number, message key) of each line that uses a Python 3.12 feature, when code
-    that compiles on the ``running`` Python is graded on an older ``grading`` one."""
+    that compiles on the ``running`` Python is graded on an older ``grading`` one. A comment
+    line or a doctest line (``>>>``, ``...``) is text, not code, and is never counted."""
     if not grading < (3, 12) <= running:
         return []
-    found = ((number, newer_python_key(line)) for number, line in enumerate(lines, start=1))
+    found = ((number, newer_python_key(line)) for number, line in enumerate(lines, start=1)
+             if not line.lstrip().startswith(TEXT_LINES))
     return [(number, key) for number, key in found if key is not None]
 
 

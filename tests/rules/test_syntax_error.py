@@ -106,6 +106,8 @@ def test_the_precheck_on_a_newer_python_names_what_the_graders_cannot_read() -> 
         "type Move = tuple[int, int]", "class Box[T]:", "x = f'{y}'"]
     assert only_newer_python(lines, (3, 12), (3, 11)) == [
         (5, "newer-fstring"), (6, "newer-type"), (7, "newer-generic")]
+    text = ['# print(f"{d["a"]}")', '    >>> f"{d["a"]}"', "    ... type X = int"]
+    assert only_newer_python(text, (3, 12), (3, 11)) == []  # comments and doctests are text
     assert only_newer_python(lines, (3, 13), (3, 12)) == []  # the grader reads them too
     assert only_newer_python(lines, (3, 11), (3, 11)) == []
 

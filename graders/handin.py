@@ -163,7 +163,7 @@ def _text(name: str, data: bytes, problems: list[Violation]) -> str:
             return text
     declared = declared_codec(data) if name.endswith(".py") else None
     if declared is not None:  # PEP 263: Python reads the file in the encoding it declares
-        with contextlib.suppress(UnicodeDecodeError):
+        with contextlib.suppress(UnicodeError):  # a declaration the file does not keep
             return data.decode(declared)
     try:
         return data.decode("utf-8-sig")

@@ -34,12 +34,15 @@ def python_lines(text: str, *, keepends: bool = False) -> list[str]:
 
 def declared_codec(data: bytes) -> str | None:
     """The encoding a Python file's first two lines declare (PEP 263), when it is not
-    UTF-8; None when it declares none, UTF-8, or one Python does not know."""
+    UTF-8; None when it declares none, UTF-8, or one no Python source can be in."""
     try:
         codec, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
+        # A source encoding keeps ASCII as it is (not UTF-16); rot13 or zlib are no text
+        # encodings at all (LookupError).
+        plain = "# coding".encode(codec) == b"# coding"
+    except (SyntaxError, LookupError, UnicodeError):
         return None
-    return None if codec in ("utf-8", "utf-8-sig") else codec
+    return None if codec in ("utf-8", "utf-8-sig") or not plain else codec
 
 
 def python_bytes(text: str) -> bytes:
@@ -51,6 +54,7 @@ def python_bytes(text: str) -> bytes:
     if codec is None:
         return data
     try:
-        return text.encode(codec)
-    except UnicodeEncodeError:
+        written = text.encode(codec)
+        return written if written.decode(codec) == text else data
+    except UnicodeError:
         return data

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import tokenize
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -101,3 +102,28 @@ def test_a_declared_encoding_is_read_and_written_back_as_python_reads_it(tmp_pat
         written = (submission.workspace / "myAltNimFunctions.py").read_bytes()
         assert written == data
         compile(written, "myAltNimFunctions.py", "exec")
+
+
+@pytest.mark.parametrize("codec", ["rot13", "zlib", "base64", "utf-16", "utf-32-be", "punycode",
+                                   "undefined", "no-such-codec"])
+def test_a_declaration_no_source_can_be_in_is_not_followed(tmp_path, codec):
+    """rot13 and zlib are no text encodings, UTF-16 does not keep the declaration's own
+    ASCII: the file is read and written as if it declared nothing (never a grader crash)."""
+    text = f"# coding: {codec}\nx = 1\n"
+    assert declared_codec(text.encode()) is None and python_bytes(text) == text.encode()
+    source = tmp_path / "hand-in"
+    source.mkdir()
+    (source / "myAltNimFunctions.py").write_bytes(text.encode())
+    submission = prepare(source, get_pack("altnim"), tmp_path / "work")
+    assert submission.files["myAltNimFunctions.py"] == text
+
+
+def test_utf7_is_read_as_python_runs_it():
+    """A UTF-7 declaration is followed: what hides behind ``+AAo-`` is a line of code to the
+    rules, as it is to the interpreter."""
+    data = b"# coding: utf-7\n# note +AAo-import os\n"
+    assert declared_codec(data) == "utf-7"
+    space: dict = {}
+    exec(compile(data, "<hand-in>", "exec"), space)
+    assert "os" in space
+    assert python_lines(data.decode("utf-7"))[2] == "import os"

@@ -37,6 +37,14 @@ ARCHIVE_SUFFIXES = (".zip", *TAR_SUFFIXES, *UNREADABLE)
 WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
              (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 TAR_ERRORS = (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
+# What students hand in under a .py name that is no source text, by its first bytes: a page
+# saved from GitHub's file view, TextEdit's or WordPad's default format, a document, a picture.
+DOCUMENTS = ((b"<!doctype html", "web page (HTML), as a browser saves a file's page on GitHub "
+              "or an LMS"), (b"<html", "web page (HTML)"),
+             (b"{\\rtf", "Rich Text (RTF) document, as TextEdit and WordPad save by default"),
+             (b"%pdf-", "PDF document"), (b"pk\x03\x04", "zip archive (a Word .docx is one)"),
+             (b"\xd0\xcf\x11\xe0", "Word 97-2003 document"), (b"\x89png", "PNG picture"),
+             (b"\xff\xd8\xff", "JPEG picture"))
 # A virtual environment zipped with the project (PyCharm's venv/): never the student's work, and
 # thousands of files that would crowd the student's own out of the entry cap.
 ENVIRONMENT_MARK = "pyvenv.cfg"
@@ -152,6 +160,13 @@ def _notebook_as_code(name: str, handed: str, data: bytes, problems: list[Violat
 def _text(name: str, data: bytes, problems: list[Violation]) -> str:
     if not data.strip():
         problems.append(problem("empty-file", name, "is empty"))
+    head = data.lstrip()[:20].lower()
+    document = next((kind for magic, kind in DOCUMENTS if head.startswith(magic)), None)
+    if document is not None and name.endswith(".py"):
+        problems.append(problem("not-source", name, f"is a {document}, not Python source text: "
+                                "Python cannot run it. Hand in the .py file itself, as your "
+                                "editor saves it"))
+        return data.decode("utf-8", errors="replace")
     wide = next((codec for bom, codec in WIDE_BOMS if data.startswith(bom)), None)
     if wide is not None:  # Notepad's "Unicode": the student's text, in an unambiguous codec
         with contextlib.suppress(UnicodeDecodeError):

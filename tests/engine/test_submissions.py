@@ -234,3 +234,20 @@ def test_nearest_the_top_counts_folders_not_letters(tmp_path: Path):
     sub = prepare(folder, PACK, tmp_path / "work")
     assert sub.files["myAltNimFunctions.py"] == GOOD
     assert "`a/b/myAltNimFunctions.py`" in sub.problems[0].message
+
+
+@pytest.mark.parametrize(("head", "kind"), [
+    (b"\n<!DOCTYPE html>\n<html lang='en'>", "web page (HTML), as a browser saves"),
+    (b"{\\rtf1\\ansi\\ansicpg1252\\cocoartf2709", "Rich Text (RTF) document"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3", "PDF document"),
+    (b"PK\x03\x04\x14\x00\x06\x00", "zip archive (a Word .docx is one)"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "PNG picture"),
+])
+def test_a_document_under_a_py_name_is_named_for_what_it_is(tmp_path: Path, head, kind):
+    """A GitHub page saved with "Save link as", TextEdit's RTF, a PDF, a .docx, a screenshot:
+    the notice says what the file is and what to hand in (not "save it as UTF-8")."""
+    sub = prepare(student(tmp_path, {"myAltNimFunctions.py": head + b"\ndef f():\n"}), PACK,
+                  tmp_path / "work")
+    assert problems(sub) == {"not-source"}
+    assert kind in sub.problems[0].message and "Hand in the .py file itself" in \
+        sub.problems[0].message

@@ -10,19 +10,16 @@ standard library cannot open, is that student's reported problem.
 
 from __future__ import annotations
 
-import codecs
-import contextlib
 import io
 import lzma
 import tarfile
+import time
 import zipfile
 import zlib
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
-from graders.notebooks import NOTEBOOK_SUFFIX, notebook_code
 from graders.rules.base import Violation
-from graders.source_lines import declared_codec, python_newlines
 
 IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vscode"}
 MAX_ZIP_ENTRIES = 500
@@ -32,19 +29,7 @@ SEARCH_DEPTH = 4
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 UNREADABLE = {".rar": "RAR", ".7z": "7-Zip"}
 ARCHIVE_SUFFIXES = (".zip", *TAR_SUFFIXES, *UNREADABLE)
-# Byte-order marks of the wide encodings a Windows editor saves as "Unicode" (UTF-32 first:
-# its little-endian mark begins with UTF-16's).
-WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-             (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 TAR_ERRORS = (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.LZMAError)
-# What students hand in under a .py name that is no source text, by its first bytes: a page
-# saved from GitHub's file view, TextEdit's or WordPad's default format, a document, a picture.
-DOCUMENTS = ((b"<!doctype html", "web page (HTML), as a browser saves a file's page on GitHub "
-              "or an LMS"), (b"<html", "web page (HTML)"),
-             (b"{\\rtf", "Rich Text (RTF) document, as TextEdit and WordPad save by default"),
-             (b"%pdf-", "PDF document"), (b"pk\x03\x04", "zip archive (a Word .docx is one)"),
-             (b"\xd0\xcf\x11\xe0", "Word 97-2003 document"), (b"\x89png", "PNG picture"),
-             (b"\xff\xd8\xff", "JPEG picture"))
 # A virtual environment zipped with the project (PyCharm's venv/): never the student's work, and
 # thousands of files that would crowd the student's own out of the entry cap.
 ENVIRONMENT_MARK = "pyvenv.cfg"
@@ -61,9 +46,20 @@ def clean_text(text: str) -> str:
         return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def read_files(
-    source: Path, problems: list[Violation], cap: int = MAX_ZIP_BYTES
-) -> dict[str, bytes]:
+class Files(dict[str, bytes]):
+    """A hand-in's files by relative path, with the time each was last changed as the hand-in
+    records it (``times``: a file's time on disk, a zip or tar member's stamp)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: dict[str, float] = {}
+
+    def add(self, name: str, data: bytes, changed: float) -> None:
+        self[name] = data
+        self.times[name] = changed
+
+
+def read_files(source: Path, problems: list[Violation], cap: int = MAX_ZIP_BYTES) -> Files:
     """Every file of a hand-in (a folder, an archive or one file) by relative POSIX path, at
     most ``MAX_FILE_BYTES`` each and ``cap`` bytes in all (Python files first, so the required
     files are read before a heap of data files); what is refused is added to ``problems``.
@@ -75,7 +71,7 @@ def read_files(
 
 
 def _read_file(path: Path, problems: list[Violation], cap: int,
-               held: bytes | None = None) -> dict[str, bytes]:
+               held: bytes | None = None) -> Files:
     """One file handed in: an archive's members, else the file itself (``held``: its bytes,
     when a folder's reading holds them already)."""
     name = path.name.lower()
@@ -87,23 +83,27 @@ def _read_file(path: Path, problems: list[Violation], cap: int,
         if name.endswith(suffix):
             problems.append(problem("archive", path.name, f"is a {kind} archive, which the "
                                      "grader cannot open: hand in a .zip, or the files themselves"))
-            return {}
-    return {path.name: _head(path) if held is None else held}
+            return Files()
+    files = Files()
+    files.add(path.name, _head(path) if held is None else held, _changed(path))
+    return files
 
 
-def _open_archives(files: dict[str, bytes], problems: list[Violation],
-                   cap: int) -> dict[str, bytes]:
+def _open_archives(files: Files, problems: list[Violation], cap: int) -> Files:
     """``files`` with each archive among them replaced by its members, under a folder named
     after it, within what is left of ``cap`` (archives inside those are not opened)."""
-    plain = {name: data for name, data in files.items()
-             if archive_stem(PurePosixPath(name).name) is None}
+    plain = Files()
+    for name, data in files.items():
+        if archive_stem(PurePosixPath(name).name) is None:
+            plain.add(name, data, files.times[name])
     left = cap - sum(map(len, plain.values()))
     for name in sorted(set(files) - set(plain)):
         where = PurePosixPath(name)
         members = _read_file(Path(where.name), problems, max(left, 0), files[name])
         left -= sum(map(len, members.values()))
         folder = where.parent / (archive_stem(where.name) or where.name)
-        plain.update({(folder / member).as_posix(): data for member, data in members.items()})
+        for member, data in members.items():
+            plain.add((folder / member).as_posix(), data, members.times[member])
     return plain
 
 
@@ -131,64 +131,6 @@ def packaged(name: PurePosixPath, found: set[PurePosixPath]) -> bool:
     return bool(PACKAGE_PARTS & set(name.parts)) or any(env in name.parents for env in found)
 
 
-def decoded(name: str, data: bytes, problems: list[Violation], *,
-            handed: str | None = None) -> str:
-    """The text of a file graded as ``name`` (``handed``: the path it was handed in under):
-    a notebook's code cells when one stands for a Python file (:mod:`graders.notebooks`), in
-    the file's own encoding, a Python file's line ends made ``\\n`` as Python reads them (a
-    file saved on Windows, ``\\r\\n``, or an old Mac, ``\\r``, is graded, checked for style
-    and run as the interpreter reads it; one that declares its encoding, PEP 263, is read in
-    it). What is not plain UTF-8 and not declared is said in ``problems``."""
-    if handed is not None:
-        data = _notebook_as_code(name, handed, data, problems)
-    text = _text(name, data, problems)
-    return python_newlines(text) if name.endswith(".py") else text
-
-
-def _notebook_as_code(name: str, handed: str, data: bytes, problems: list[Violation]) -> bytes:
-    if not (handed.lower().endswith(NOTEBOOK_SUFFIX) and name.endswith(".py")):
-        return data
-    code = notebook_code(data)
-    if code is None:
-        return data
-    problems.append(problem(
-        "notebook", handed, f"is a Jupyter notebook: its code cells, in order, were graded as "
-        f"`{name}`. Next time hand in a .py file (in Jupyter: File > Download as > Python)"))
-    return code.encode("utf-8")
-
-
-def _text(name: str, data: bytes, problems: list[Violation]) -> str:
-    if not data.strip():
-        problems.append(problem("empty-file", name, "is empty"))
-    head = data.lstrip()[:20].lower()
-    document = next((kind for magic, kind in DOCUMENTS if head.startswith(magic)), None)
-    if document is not None and name.endswith(".py"):
-        problems.append(problem("not-source", name, f"is a {document}, not Python source text: "
-                                "Python cannot run it. Hand in the .py file itself, as your "
-                                "editor saves it"))
-        return data.decode("utf-8", errors="replace")
-    wide = next((codec for bom, codec in WIDE_BOMS if data.startswith(bom)), None)
-    if wide is not None:  # Notepad's "Unicode": the student's text, in an unambiguous codec
-        with contextlib.suppress(UnicodeDecodeError):
-            text = data.decode(wide).removeprefix("\ufeff")
-            problems.append(problem(
-                "source-encoding", name, f"is {wide.upper()} (what Notepad calls Unicode), not "
-                f"UTF-8: Python cannot run it as it is. It was read as {wide.upper()}; save it "
-                "as UTF-8"))
-            return text
-    declared = declared_codec(data) if name.endswith(".py") else None
-    if declared is not None:  # PEP 263: Python reads the file in the encoding it declares
-        with contextlib.suppress(UnicodeError):  # a declaration the file does not keep
-            return data.decode(declared)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        problems.append(problem(
-            "source-encoding", name,
-            f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252: save it as UTF-8"))
-        return data.decode("cp1252", errors="replace")
-
-
 def _python_first(name: str) -> tuple[bool, int, str]:
     path = PurePosixPath(name)
     return path.suffix != ".py", len(path.parts), name
@@ -207,13 +149,29 @@ def _over_cap(
             f"file(s) past it were not read ({shown}{more})"))
 
 
+def _changed(path: Path) -> float:
+    """When ``path`` was last changed (0 when that cannot be read, or for bytes held)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _stamped(stamp: tuple[int, int, int, int, int, int]) -> float:
+    """A zip member's stamp (the student's local time) as seconds, 0 when it is no date."""
+    try:
+        return time.mktime((*stamp, 0, 0, -1))
+    except (OverflowError, ValueError):
+        return 0.0
+
+
 def _head(path: Path) -> bytes:
     """At most ``MAX_FILE_BYTES`` of ``path``: a 10 GB file is never read whole."""
     with path.open("rb") as handle:
         return handle.read(MAX_FILE_BYTES)
 
 
-def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str, bytes]:
+def _read_folder(folder: Path, problems: list[Violation], cap: int) -> Files:
     kept: list[Path] = []
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
@@ -238,13 +196,13 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str,
         total += size
         chosen.add(path)
     _over_cap(problems, folder, skipped, cap, zipped=False)
-    files: dict[str, bytes] = {}
+    files = Files()
     for path in kept:  # in the folder's order: at most `cap` bytes are ever held
         name = clean_text(path.relative_to(folder).as_posix())
         if path not in chosen:
             continue
         try:
-            files[name] = _head(path)
+            files.add(name, _head(path), _changed(path))
         except OSError as exc:  # unreadable, or gone: this file's problem, not the class's
             problems.append(problem("intake", name, f"could not be read ({exc.strerror or exc}); "
                                      "it was ignored"))
@@ -252,13 +210,13 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> dict[str,
 
 
 def _read_zip(path: Path, problems: list[Violation], cap: int,
-              held: bytes | None = None) -> dict[str, bytes]:
+              held: bytes | None = None) -> Files:
     try:
         archive = zipfile.ZipFile(path if held is None else io.BytesIO(held))
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         problems.append(problem("zip", path.name, f"could not be opened: {exc}"))
-        return {}
-    files: dict[str, bytes] = {}
+        return Files()
+    files = Files()
     total = 0
     with archive:
         listed = [(info, PurePosixPath(info.filename.replace("\\", "/")))
@@ -308,14 +266,14 @@ def _read_zip(path: Path, problems: list[Violation], cap: int,
             if total > cap:  # the header lied about the size
                 skipped.append(clean_text(info.filename))
                 break
-            files[name.as_posix()] = data[:MAX_FILE_BYTES]
+            files.add(name.as_posix(), data[:MAX_FILE_BYTES], _stamped(info.date_time))
     _over_cap(problems, path, skipped, cap, zipped=True)
     return files
 
 
 def _read_tar(path: Path, problems: list[Violation], cap: int,
-              held: bytes | None = None) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
+              held: bytes | None = None) -> Files:
+    files = Files()
     total = scanned = 0
     skipped: list[str] = []
     try:
@@ -324,7 +282,7 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
             fileobj=None if held is None else io.BytesIO(held))
     except TAR_ERRORS as exc:
         problems.append(problem("archive", path.name, f"could not be opened: {exc}"))
-        return {}
+        return files
     found: set[PurePosixPath] = set()  # virtual environments met so far
     count = 0
     with archive:
@@ -358,7 +316,8 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
                     handle = archive.extractfile(member)
                     data = handle.read(MAX_FILE_BYTES + 1) if handle is not None else b""
                     total += len(data)
-                    files[clean_text(name.as_posix())] = data[:MAX_FILE_BYTES]
+                    files.add(clean_text(name.as_posix()), data[:MAX_FILE_BYTES],
+                              float(member.mtime))
         except TAR_ERRORS as exc:  # damaged or cut short: what was read before is kept
             problems.append(problem("archive", path.name, f"could not be read to its end "
                                      f"({exc}); the files before that were kept"))

@@ -19,7 +19,15 @@ from pathlib import Path, PurePosixPath
 
 from graders.errors import GraderError
 from graders.extras import collect_extras, find_program, submission_root
-from graders.handin import IGNORED_PARTS, archive_stem, clean_text, decoded, problem, read_files
+from graders.handed_text import decoded
+from graders.handin import (
+    IGNORED_PARTS,
+    Files,
+    archive_stem,
+    clean_text,
+    problem,
+    read_files,
+)
 from graders.pack import Pack
 from graders.rules.base import Violation
 from graders.sandbox.harness_kit import class_homes
@@ -214,22 +222,24 @@ def _is_noise(name: str) -> bool:
 
 
 def _pick(
-    name: str, raw: dict[str, bytes], submission: Submission, *, required: bool, pack: Pack
+    name: str, raw: Files, submission: Submission, *, required: bool, pack: Pack
 ) -> str | None:
     """The path of submitted file ``name``, searching sub-folders and near-miss names; where
-    the handout names no file (``entry_program``), the student's program."""
+    the handout names no file (``entry_program``), the student's program. Of two copies, the
+    one nearest the top; of two as near, the one changed last (``v2.zip`` over ``v1.zip``)."""
     by_base: dict[str, list[str]] = {}
     for path in raw:
         by_base.setdefault(PurePosixPath(path).name, []).append(path)
     if name in by_base:
-        chosen = min(by_base[name], key=lambda path: (len(PurePosixPath(path).parts), path))
+        chosen = min(by_base[name], key=lambda path: (
+            len(PurePosixPath(path).parts), -raw.times.get(path, 0.0), path))
         others = sorted(path for path in by_base[name] if raw[path] != raw[chosen])
-        if others:  # two versions handed in (a zip beside the file, old/ and new/): say which
+        if others:  # two versions handed in (a zip beside the file, v1/ and v2/): say which
             listed = ", ".join(f"`{path}`" for path in others[:5])
             submission.problems.append(problem(
-                "intake", chosen, f"was graded as `{name}`, the copy nearest the top; other "
-                f"copies with different contents were handed in too ({listed}) and were not "
-                "graded"))
+                "intake", chosen, f"was graded as `{name}`, the copy nearest the top (of those "
+                f"as near, the one changed last); other copies with different contents were "
+                f"handed in too ({listed}) and were not graded"))
         return chosen
     candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
     if len(candidates) == 1:

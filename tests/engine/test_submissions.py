@@ -251,3 +251,28 @@ def test_a_document_under_a_py_name_is_named_for_what_it_is(tmp_path: Path, head
     assert problems(sub) == {"not-source"}
     assert kind in sub.problems[0].message and "Hand in the .py file itself" in \
         sub.problems[0].message
+
+
+def _zipped(path: Path, name: str, text: str, stamp: tuple[int, int, int, int, int, int]) -> None:
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(zipfile.ZipInfo(name, date_time=stamp), text)
+
+
+def test_of_two_copies_as_near_the_top_the_one_changed_last_is_graded(tmp_path: Path):
+    """A student uploads A2_v2.zip beside A2_v1.zip (or keeps two folders): the file changed
+    last is graded, whatever the names' order, and the notice names the other."""
+    folder = tmp_path / "s1"
+    folder.mkdir()
+    _zipped(folder / "A2_v1.zip", "myAltNimFunctions.py", GOOD + "# draft\n",
+            (2024, 10, 20, 9, 0, 0))
+    _zipped(folder / "A2_v2.zip", "myAltNimFunctions.py", GOOD, (2024, 10, 22, 23, 50, 0))
+    sub = prepare(folder, PACK, tmp_path / "work")
+    assert sub.files["myAltNimFunctions.py"] == GOOD
+    (notice,) = sub.problems
+    assert "`A2_v1/myAltNimFunctions.py`" in notice.message and "changed last" in notice.message
+
+    folders = student(tmp_path, {"v1/myAltNimFunctions.py": GOOD + "# draft\n",
+                                 "v2/myAltNimFunctions.py": GOOD}, name="s2")
+    os.utime(folders / "v1" / "myAltNimFunctions.py", (1_000_000_000, 1_000_000_000))
+    os.utime(folders / "v2" / "myAltNimFunctions.py", (2_000_000_000, 2_000_000_000))
+    assert prepare(folders, PACK, tmp_path / "work2").files["myAltNimFunctions.py"] == GOOD

@@ -268,6 +268,12 @@ def _pick(
     reason = f"is missing: hand in a file named exactly `{name}`"
     if candidates:
         reason += f" (found several candidates: {', '.join(sorted(candidates))})"
+    stem = PurePosixPath(name).stem.lower()
+    compiled = sorted(path for path in raw if path.lower().endswith(".pyc")
+                      and PurePosixPath(path).name.lower().split(".")[0] == stem)
+    if compiled:  # Windows hides extensions: "myfile" the compiled file, not the source
+        reason += (f"; `{compiled[0]}` was handed in, which is compiled bytecode, not the "
+                   "source: it cannot be read or graded")
     submission.problems.append(problem("missing-file", name, reason))
     return None
 

@@ -276,3 +276,13 @@ def test_of_two_copies_as_near_the_top_the_one_changed_last_is_graded(tmp_path: 
     os.utime(folders / "v1" / "myAltNimFunctions.py", (1_000_000_000, 1_000_000_000))
     os.utime(folders / "v2" / "myAltNimFunctions.py", (2_000_000_000, 2_000_000_000))
     assert prepare(folders, PACK, tmp_path / "work2").files["myAltNimFunctions.py"] == GOOD
+
+
+def test_compiled_bytecode_for_a_missing_file_is_named(tmp_path: Path):
+    """Only ``myAltNimFunctions.pyc`` handed in (Windows hides the extension that tells it
+    from the source): still missing, and the message says what was handed in instead."""
+    sub = prepare(student(tmp_path, {"myAltNimFunctions.pyc": b"\xa7\r\r\n\x00\x00"}), PACK,
+                  tmp_path / "work")
+    (missing,) = sub.problems
+    assert missing.rule == "missing-file"
+    assert "`myAltNimFunctions.pyc` was handed in, which is compiled bytecode" in missing.message

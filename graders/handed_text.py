@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import re
 
 from graders.handin import problem
 from graders.notebooks import NOTEBOOK_SUFFIX, notebook_code
@@ -30,6 +31,7 @@ DOCUMENTS = ((b"<!doctype html", "web page (HTML), as a browser saves a file's p
              (b"%pdf-", "PDF document"), (b"pk\x03\x04", "zip archive (a Word .docx is one)"),
              (b"\xd0\xcf\x11\xe0", "Word 97-2003 document"), (b"\x89png", "PNG picture"),
              (b"\xff\xd8\xff", "JPEG picture"))
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def decoded(name: str, data: bytes, problems: list[Violation], *,
@@ -79,12 +81,35 @@ def _text(name: str, data: bytes, problems: list[Violation]) -> str:
             return text
     declared = declared_codec(data) if name.endswith(".py") else None
     if declared is not None:  # PEP 263: Python reads the file in the encoding it declares
-        with contextlib.suppress(UnicodeError):  # a declaration the file does not keep
-            return data.decode(declared)
+        read = _in_declared(name, data, declared, problems)
+        if read is not None:
+            return read
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        problems.append(problem(
-            "source-encoding", name,
-            f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252: save it as UTF-8"))
+        if declared is None:
+            problems.append(problem(
+                "source-encoding", name,
+                f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252: save it as UTF-8"))
         return data.decode("cp1252", errors="replace")
+
+
+def _in_declared(name: str, data: bytes, declared: str,
+                 problems: list[Violation]) -> str | None:
+    """The file read in the encoding it declares; None, with a problem that says so, when it
+    is not in it (Python cannot read it either)."""
+    try:
+        text = data.decode(declared)
+        found = SURROGATE.search(text)  # half a character: no source text
+        if found is None:
+            return text
+        where = f"character {found.start()}"
+    except UnicodeDecodeError as exc:
+        where = f"byte {exc.start}"
+    except UnicodeError:
+        where = "its text"
+    problems.append(problem(
+        "source-encoding", name, f"declares the encoding {declared} on its first lines but is "
+        f"not in it ({where}): Python cannot read it. It was read as UTF-8 or Windows-1252; save "
+        f"it in the encoding it declares, or declare utf-8"))
+    return None

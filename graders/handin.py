@@ -10,10 +10,10 @@ standard library cannot open, is that student's reported problem.
 
 from __future__ import annotations
 
+import calendar
 import io
 import lzma
 import tarfile
-import time
 import zipfile
 import zlib
 from collections.abc import Iterable
@@ -47,16 +47,18 @@ def clean_text(text: str) -> str:
 
 
 class Files(dict[str, bytes]):
-    """A hand-in's files by relative path, with the time each was last changed as the hand-in
-    records it (``times``: a file's time on disk, a zip or tar member's stamp)."""
+    """A hand-in's files by relative path, with the time each was last changed where the
+    student's archive records it (``times``: a zip or tar member's stamp). A file's time on
+    the grader's disk is not the student's (an LMS export is unpacked when it is graded)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.times: dict[str, float] = {}
 
-    def add(self, name: str, data: bytes, changed: float) -> None:
+    def add(self, name: str, data: bytes, changed: float | None = None) -> None:
         self[name] = data
-        self.times[name] = changed
+        if changed is not None:
+            self.times[name] = changed
 
 
 def read_files(source: Path, problems: list[Violation], cap: int = MAX_ZIP_BYTES) -> Files:
@@ -85,7 +87,7 @@ def _read_file(path: Path, problems: list[Violation], cap: int,
                                      "grader cannot open: hand in a .zip, or the files themselves"))
             return Files()
     files = Files()
-    files.add(path.name, _head(path) if held is None else held, _changed(path))
+    files.add(path.name, _head(path) if held is None else held)
     return files
 
 
@@ -95,7 +97,7 @@ def _open_archives(files: Files, problems: list[Violation], cap: int) -> Files:
     plain = Files()
     for name, data in files.items():
         if archive_stem(PurePosixPath(name).name) is None:
-            plain.add(name, data, files.times[name])
+            plain.add(name, data, files.times.get(name))
     left = cap - sum(map(len, plain.values()))
     for name in sorted(set(files) - set(plain)):
         where = PurePosixPath(name)
@@ -103,7 +105,7 @@ def _open_archives(files: Files, problems: list[Violation], cap: int) -> Files:
         left -= sum(map(len, members.values()))
         folder = where.parent / (archive_stem(where.name) or where.name)
         for member, data in members.items():
-            plain.add((folder / member).as_posix(), data, members.times[member])
+            plain.add((folder / member).as_posix(), data, members.times.get(member))
     return plain
 
 
@@ -149,20 +151,12 @@ def _over_cap(
             f"file(s) past it were not read ({shown}{more})"))
 
 
-def _changed(path: Path) -> float:
-    """When ``path`` was last changed (0 when that cannot be read, or for bytes held)."""
+def _stamped(stamp: tuple[int, int, int, int, int, int]) -> float | None:
+    """A zip member's stamp (the student's clock) as seconds, None when it is no date."""
     try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
-
-
-def _stamped(stamp: tuple[int, int, int, int, int, int]) -> float:
-    """A zip member's stamp (the student's local time) as seconds, 0 when it is no date."""
-    try:
-        return time.mktime((*stamp, 0, 0, -1))
+        return calendar.timegm((*stamp, 0, 0, 0))
     except (OverflowError, ValueError):
-        return 0.0
+        return None
 
 
 def _head(path: Path) -> bytes:
@@ -202,7 +196,7 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> Files:
         if path not in chosen:
             continue
         try:
-            files.add(name, _head(path), _changed(path))
+            files.add(name, _head(path))
         except OSError as exc:  # unreadable, or gone: this file's problem, not the class's
             problems.append(problem("intake", name, f"could not be read ({exc.strerror or exc}); "
                                      "it was ignored"))

@@ -35,8 +35,9 @@ def python_lines(text: str, *, keepends: bool = False) -> list[str]:
 def declared_codec(data: bytes) -> str | None:
     """The encoding a Python file's first two lines declare (PEP 263), when it is not
     UTF-8; None when it declares none, UTF-8, or one no Python source can be in."""
+    head = data[:4096].replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # an old Mac's lines too
     try:
-        codec, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        codec, _ = tokenize.detect_encoding(io.BytesIO(head).readline)
         # A source encoding keeps ASCII as it is (not UTF-16); rot13 or zlib are no text
         # encodings at all (LookupError).
         plain = "# coding".encode(codec) == b"# coding"
@@ -49,7 +50,7 @@ def python_bytes(text: str) -> bytes:
     """The bytes the interpreter reads back as ``text``: UTF-8, or the encoding the text's
     own first lines declare (a file read in that encoding is written back in it, not as UTF-8
     under a declaration that says otherwise)."""
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", "surrogatepass")  # half a character stays what it was
     codec = declared_codec(data)
     if codec is None:
         return data

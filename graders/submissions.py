@@ -231,15 +231,15 @@ def _pick(
     for path in raw:
         by_base.setdefault(PurePosixPath(path).name, []).append(path)
     if name in by_base:
-        chosen = min(by_base[name], key=lambda path: (
-            len(PurePosixPath(path).parts), -raw.times.get(path, 0.0), path))
+        chosen = _nearest_newest(by_base[name], raw)
         others = sorted(path for path in by_base[name] if raw[path] != raw[chosen])
         if others:  # two versions handed in (a zip beside the file, v1/ and v2/): say which
             listed = ", ".join(f"`{path}`" for path in others[:5])
             submission.problems.append(problem(
                 "intake", chosen, f"was graded as `{name}`, the copy nearest the top (of those "
-                f"as near, the one changed last); other copies with different contents were "
-                f"handed in too ({listed}) and were not graded"))
+                f"as near, the one changed last where the archives record it, else the first "
+                f"by name); other copies with different contents were handed in too ({listed}) "
+                "and were not graded"))
         return chosen
     candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
     if len(candidates) == 1:
@@ -268,7 +268,7 @@ def _pick(
     reason = f"is missing: hand in a file named exactly `{name}`"
     if candidates:
         reason += f" (found several candidates: {', '.join(sorted(candidates))})"
-    stem = PurePosixPath(name).stem.lower()
+    stem = name.lower().split(".")[0]
     compiled = sorted(path for path in raw if path.lower().endswith(".pyc")
                       and PurePosixPath(path).name.lower().split(".")[0] == stem)
     if compiled:  # Windows hides extensions: "myfile" the compiled file, not the source
@@ -276,6 +276,17 @@ def _pick(
                    "source: it cannot be read or graded")
     submission.problems.append(problem("missing-file", name, reason))
     return None
+
+
+def _nearest_newest(paths: list[str], raw: Files) -> str:
+    """Of copies of one file, the one nearest the top; of those as near, the one changed last
+    when the student's archives record every one's time (``v2.zip`` over ``v1.zip``), else
+    the first by name."""
+    nearest = min(len(PurePosixPath(path).parts) for path in paths)
+    tied = sorted(path for path in paths if len(PurePosixPath(path).parts) == nearest)
+    if all(path in raw.times for path in tied):
+        return sorted(tied, key=lambda path: -raw.times[path])[0]  # stable: by name
+    return tied[0]
 
 
 def _class_home(name: str, raw: dict[str, bytes], pack: Pack) -> tuple[str, str] | None:

@@ -17,24 +17,18 @@ manifest): the student learns before the deadline, not from the mark.
 from __future__ import annotations
 
 import dataclasses
-import re
 import sys
 import warnings
 from collections.abc import Iterator
 
 from graders.rules import register
+from graders.rules._newer_python import layout, newer_key, newer_lines
 from graders.rules.base import Rule, RuleContext, Violation
 
 # The Python the instructor grades with: this one, or in a student's pre-check the
 # instructor's (graders.kit.runtime.main sets it from the kit's manifest).
 GRADING_PYTHON: tuple[int, int] = (sys.version_info.major, sys.version_info.minor)
-FSTRING_START = re.compile(r"""(?<![\w'"])(?:[rR][fF]|[fF][rR]?)("|')""")
-TEXT_LINES = ("#", ">>>", "...")  # a comment, or a doctest's example in a docstring
-# Lines only Python 3.12 reads (PEP 695), by the message key that explains them.
-NEWER_LINES = {
-    "newer-type": re.compile(r"^\s*type\s+[A-Za-z_]\w*\s*(?:\[[^\]]*\])?\s*=(?!=)"),
-    "newer-generic": re.compile(r"^\s*(?:(?:async\s+)?def|class)\s+[A-Za-z_]\w*\s*\["),
-}
+RUNNING = (sys.version_info.major, sys.version_info.minor)
 
 
 @register
@@ -54,10 +48,11 @@ class SyntaxErrorRule(Rule):
         except ValueError as error:  # NUL bytes, on Pythons that do not raise SyntaxError
             yield self._null_byte(ctx, str(error))
         else:
-            running = (sys.version_info.major, sys.version_info.minor)
-            for line, key in only_newer_python(ctx.lines, running, GRADING_PYTHON)[:1]:
-                yield self.violation(ctx, key, line=line, column=1, python=_shown(GRADING_PYTHON),
-                                     error=f"it runs on Python {_shown(running)} only")
+            for line, key in only_newer_python(ctx.source, RUNNING, GRADING_PYTHON)[:1]:
+                yield self.violation(
+                    ctx, key, line=line, column=1, python=_shown(GRADING_PYTHON),
+                    error=f"your Python {_shown(RUNNING)} reads it, Python "
+                    f"{_shown(GRADING_PYTHON)} does not")
 
     def _from_syntax_error(self, ctx: RuleContext, error: SyntaxError) -> Violation:
         if "\0" in ctx.source and "null" in (error.msg or "").lower():
@@ -66,7 +61,8 @@ class SyntaxErrorRule(Rule):
         column = error.offset or 1
         key = "indentation" if isinstance(error, IndentationError) else "syntax"
         if key == "syntax" and GRADING_PYTHON < (3, 12) and 0 < line <= len(ctx.lines):
-            key = newer_python_key(ctx.lines[line - 1]) or key
+            column_in = None if (error.msg or "").startswith("f-string") else column - 1
+            key = newer_key(ctx.lines[line - 1], line, layout(ctx.source), column_in) or key
         found = self.violation(ctx, key, line=line, error=error.msg, column=column,
                                python=_shown(GRADING_PYTHON))
         return dataclasses.replace(found, column=column - 1)
@@ -79,51 +75,19 @@ class SyntaxErrorRule(Rule):
         return dataclasses.replace(found, column=column)
 
 
-def only_newer_python(lines: list[str], running: tuple[int, int],
+def grades_on_older_python() -> bool:
+    """Whether this Python reads what the grader's does not (a student's pre-check on 3.12
+    for an instructor on 3.11): then readable files are checked for 3.12 features too."""
+    return GRADING_PYTHON < (3, 12) <= RUNNING
+
+
+def only_newer_python(source: str, running: tuple[int, int],
                       grading: tuple[int, int]) -> list[tuple[int, str]]:
     """(line number, message key) of each line that uses a Python 3.12 feature, when code
-    that compiles on the ``running`` Python is graded on an older ``grading`` one. A comment
-    line or a doctest line (``>>>``, ``...``) is text, not code, and is never counted."""
-    if not grading < (3, 12) <= running:
-        return []
-    found = ((number, newer_python_key(line)) for number, line in enumerate(lines, start=1)
-             if not line.lstrip().startswith(TEXT_LINES))
-    return [(number, key) for number, key in found if key is not None]
+    that compiles on the ``running`` Python is graded on an older ``grading`` one. A comment,
+    a docstring or a doctest line is text, not code, and is never counted."""
+    return newer_lines(source) if grading < (3, 12) <= running else []
 
 
 def _shown(version: tuple[int, int]) -> str:
     return ".".join(map(str, version))
-
-
-def newer_python_key(line: str) -> str | None:
-    """The message key of the Python 3.12 feature ``line`` uses, if it uses one."""
-    if any(_field_needs_312(line, start.end(), start.group(1))
-           for start in FSTRING_START.finditer(line)):
-        return "newer-fstring"
-    return next((key for key, pattern in NEWER_LINES.items() if pattern.match(line)), None)
-
-
-def _field_needs_312(line: str, at: int, quote: str) -> bool:
-    """Whether the one-line f-string whose text starts at ``at`` is one Python 3.12 reads and
-    3.11 does not: whole, with a string inside a ``{}`` field in its own quote or holding a
-    backslash or a ``#``."""
-    depth, newer = 0, False
-    while at < len(line):
-        char = line[at]
-        if depth == 0 and char == quote:
-            return newer
-        if depth == 0:
-            if line.startswith("{{", at) or char == "\\":
-                at += 1  # an escaped brace, or an escape in the text: skip the next character
-            elif char == "{":
-                depth = 1
-        elif char in "'\"":  # a string inside the field
-            end = line.find(char, at + 1)
-            if end < 0:
-                return False
-            newer = newer or char == quote or any(c in line[at:end] for c in "\\#")
-            at = end
-        else:
-            depth += (char in "{[(") - (char in "}])")
-        at += 1
-    return False

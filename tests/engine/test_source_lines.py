@@ -127,3 +127,27 @@ def test_utf7_is_read_as_python_runs_it():
     exec(compile(data, "<hand-in>", "exec"), space)
     assert "os" in space
     assert python_lines(data.decode("utf-7"))[2] == "import os"
+
+
+@pytest.mark.parametrize(("data", "says"), [
+    ("# -*- coding: ascii -*-\n# Ren\u00e9e\nx = 1\n".encode(), "declares the encoding ascii"),
+    (b'# coding: unicode_escape\nX = "\\ud800"\n', "declares the encoding unicode_escape"),
+    ("# -*- coding: cp1252 -*-\r# \u00c1lvaro\rx = 1\r".encode("cp1252"), None),
+    ('# -*- coding: koi8-r -*-\rs = "\u043f\u0440\u0438\u0432\u0435\u0442"\r'.encode("koi8-r"),
+     None),
+])
+def test_a_declaration_the_file_breaks_is_said_and_an_old_macs_is_kept(tmp_path, data, says):
+    """A file not in the encoding it declares (Python cannot read it either) says so, and
+    half a character never crashes intake; a declaration in a file with an old Mac's line
+    ends (a lone \\r) is found as Python finds it, and the workspace keeps its encoding."""
+    source = tmp_path / "hand-in"
+    source.mkdir()
+    (source / "myAltNimFunctions.py").write_bytes(data)
+    submission = prepare(source, get_pack("altnim"), tmp_path / "work")
+    messages = [p.message for p in submission.problems if p.rule == "source-encoding"]
+    if says is None:
+        assert messages == []
+        assert (submission.workspace / "myAltNimFunctions.py").read_bytes() == \
+            data.replace(b"\r", b"\n")
+    else:
+        assert len(messages) == 1 and says in messages[0]

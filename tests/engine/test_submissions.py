@@ -259,8 +259,10 @@ def _zipped(path: Path, name: str, text: str, stamp: tuple[int, int, int, int, i
 
 
 def test_of_two_copies_as_near_the_top_the_one_changed_last_is_graded(tmp_path: Path):
-    """A student uploads A2_v2.zip beside A2_v1.zip (or keeps two folders): the file changed
-    last is graded, whatever the names' order, and the notice names the other."""
+    """A student uploads A2_v2.zip beside A2_v1.zip: the file their archives record as changed
+    last is graded, whatever the names' order, and the notice names the other. Times on the
+    grader's disk are not the student's (an export is unpacked when graded): two folders
+    give the first by name, however their files were touched, and so does a zip beside one."""
     folder = tmp_path / "s1"
     folder.mkdir()
     _zipped(folder / "A2_v1.zip", "myAltNimFunctions.py", GOOD + "# draft\n",
@@ -275,7 +277,12 @@ def test_of_two_copies_as_near_the_top_the_one_changed_last_is_graded(tmp_path: 
                                  "v2/myAltNimFunctions.py": GOOD}, name="s2")
     os.utime(folders / "v1" / "myAltNimFunctions.py", (1_000_000_000, 1_000_000_000))
     os.utime(folders / "v2" / "myAltNimFunctions.py", (2_000_000_000, 2_000_000_000))
-    assert prepare(folders, PACK, tmp_path / "work2").files["myAltNimFunctions.py"] == GOOD
+    assert prepare(folders, PACK, tmp_path / "work2").files["myAltNimFunctions.py"] == \
+        GOOD + "# draft\n"
+    _zipped(folders / "v0.zip", "myAltNimFunctions.py", GOOD + "# zipped\n",
+            (2030, 1, 1, 0, 0, 0))
+    assert prepare(folders, PACK, tmp_path / "work3").files["myAltNimFunctions.py"] == \
+        GOOD + "# zipped\n"  # v0/ comes first by name: the zip's stamp is not compared
 
 
 def test_compiled_bytecode_for_a_missing_file_is_named(tmp_path: Path):

@@ -7,8 +7,11 @@ import sys
 import pytest
 from rules_testkit import example, run_rule
 
-from graders.rules import get_rule
+from graders.checks import run_rules
+from graders.pack import get_pack
+from graders.rules import get_rule, syntax_error
 from graders.rules.syntax_error import only_newer_python
+from graders.submissions import prepare
 
 
 def test_needs_no_tree() -> None:
@@ -72,7 +75,7 @@ def test_empty_file_is_valid() -> None:
 @pytest.mark.parametrize(
     ("name", "line", "words"),
     [
-        ("syntax_error_newer_fstring.py", 5, "puts its own quote, a backslash or a `#` inside"),
+        ("syntax_error_newer_fstring.py", 5, "a string in its own quote, or one holding a"),
         ("syntax_error_newer_type.py", 3, "is a `type` statement"),
         ("syntax_error_newer_generic.py", 4, "declares type parameters in square brackets"),
     ],
@@ -102,12 +105,54 @@ def test_a_plain_error_is_not_blamed_on_the_python_version(source: str) -> None:
 def test_the_precheck_on_a_newer_python_names_what_the_graders_cannot_read() -> None:
     """On the student's Python 3.12 the file compiles; graded on 3.11 it would not: each line
     using a 3.12 feature is found (the pre-check reports the first, as the grader would)."""
-    lines = example("syntax_error_newer_fstring.py").splitlines() + [
-        "type Move = tuple[int, int]", "class Box[T]:", "x = f'{y}'"]
-    assert only_newer_python(lines, (3, 12), (3, 11)) == [
+    source = example("syntax_error_newer_fstring.py") + (
+        "type Move = tuple[int, int]\nclass Box[T]:\n    pass\nx = f'{y}'\n")
+    assert only_newer_python(source, (3, 12), (3, 11)) == [
         (5, "newer-fstring"), (6, "newer-type"), (7, "newer-generic")]
-    text = ['# print(f"{d["a"]}")', '    >>> f"{d["a"]}"', "    ... type X = int"]
-    assert only_newer_python(text, (3, 12), (3, 11)) == []  # comments and doctests are text
-    assert only_newer_python(lines, (3, 13), (3, 12)) == []  # the grader reads them too
-    assert only_newer_python(lines, (3, 11), (3, 11)) == []
+    assert only_newer_python(source, (3, 13), (3, 12)) == []  # the grader reads them too
+    assert only_newer_python(source, (3, 11), (3, 11)) == []
 
+
+@pytest.mark.parametrize("source", [
+    '# print(f"{d["a"]}")\n',  # a comment
+    'total = 1  # was: print(f"{row["name"]}")\n',  # a comment after code
+    'def f():\n    """Say it.\n\n    >>> f"{d["a"]}"\n    type X = int\n    """\n',  # a docstring
+    'opts = {"-f": {"force": True}, "-v": 2}\n',  # a string ending in f is no f-string prefix
+    'print("%f", {"a": 1}, "end")\n',
+    "n = 3\nline = f\"{'#' * n}\"\nkey = f\"{d['#']}\"\n",  # '#' in a string: Python 3.11 too
+    'x = f"{y:{width}}" + f"{z!r:>10}" + f"""{a}""" + f"{{b}}"\n',
+])
+def test_what_python_311_reads_is_never_called_newer(source: str) -> None:
+    assert only_newer_python(source, (3, 12), (3, 11)) == []
+
+
+def test_a_long_line_is_not_scanned_for_ever() -> None:
+    """A line made of thousands of unclosed f-string starts (quadratic to scan) is skipped."""
+    source = "x = [" + 'f"{(",' * 16000 + "]\n"
+    assert only_newer_python(source, (3, 12), (3, 11)) == []
+    [violation] = run_rule("syntax-error", source)
+    assert "Python cannot read this file" in violation.message
+
+
+def test_an_error_beside_an_f_string_is_not_blamed_on_it() -> None:
+    """A missing comma after a 3.11 f-string is the parser's plain error."""
+    [violation] = run_rule("syntax-error", "n = 2\nprint(f\"{'#' * n}\" end='')\n")
+    assert "Python 3.12" not in violation.message
+
+
+def test_the_precheck_on_a_newer_python_checks_files_that_compile(monkeypatch, tmp_path) -> None:
+    """The rule checks run the syntax rule on every file, not only those that do not parse,
+    when this Python is newer than the grader's (a student's 3.12 for an instructor's 3.11):
+    the file compiles here, and the rule names the line the grader cannot read."""
+    pack = get_pack("altnim")
+    source = tmp_path / "hand-in"
+    source.mkdir()
+    (source / "myAltNimFunctions.py").write_text(
+        (pack.reference_dir / "myAltNimFunctions.py").read_text())
+    submission = prepare(source, pack, tmp_path / "work")
+    assert [r for r in run_rules(pack, submission) if r.rule == "syntax-error"] == []
+    monkeypatch.setattr(syntax_error, "RUNNING", (3, 12))
+    monkeypatch.setattr(syntax_error, "GRADING_PYTHON", (3, 11))
+    monkeypatch.setattr(syntax_error, "newer_lines", lambda text: [(9, "newer-type")])
+    [found] = [r for r in run_rules(pack, submission) if r.rule == "syntax-error"]
+    assert found.line == 9 and "your Python 3.12 reads it, Python 3.11 does not" in found.message

@@ -87,7 +87,7 @@ def _read_file(path: Path, problems: list[Violation], cap: int,
                                      "grader cannot open: hand in a .zip, or the files themselves"))
             return Files()
     files = Files()
-    files.add(path.name, _head(path) if held is None else held)
+    files.add(path.name, _cut(path.name, _head(path), problems) if held is None else held)
     return files
 
 
@@ -159,10 +159,20 @@ def _stamped(stamp: tuple[int, int, int, int, int, int]) -> float | None:
         return None
 
 
+def _cut(name: str, data: bytes, problems: list[Violation]) -> bytes:
+    """``data`` cut to ``MAX_FILE_BYTES``, with a problem naming the file when it was longer
+    (a truncated file is otherwise graded as if the student had written only its start)."""
+    if len(data) > MAX_FILE_BYTES:
+        problems.append(problem("too-large", name, f"is over the {MAX_FILE_BYTES >> 20} MB a "
+                                 "file may be: only its start was read"))
+    return data[:MAX_FILE_BYTES]
+
+
 def _head(path: Path) -> bytes:
-    """At most ``MAX_FILE_BYTES`` of ``path``: a 10 GB file is never read whole."""
+    """At most ``MAX_FILE_BYTES`` and one byte of ``path``: a 10 GB file is never read whole
+    (the byte over tells :func:`_cut` it was longer)."""
     with path.open("rb") as handle:
-        return handle.read(MAX_FILE_BYTES)
+        return handle.read(MAX_FILE_BYTES + 1)
 
 
 def _read_folder(folder: Path, problems: list[Violation], cap: int) -> Files:
@@ -196,7 +206,7 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> Files:
         if path not in chosen:
             continue
         try:
-            files.add(name, _head(path))
+            files.add(name, _cut(name, _head(path), problems))
         except OSError as exc:  # unreadable, or gone: this file's problem, not the class's
             problems.append(problem("intake", name, f"could not be read ({exc.strerror or exc}); "
                                      "it was ignored"))
@@ -260,7 +270,8 @@ def _read_zip(path: Path, problems: list[Violation], cap: int,
             if total > cap:  # the header lied about the size
                 skipped.append(clean_text(info.filename))
                 break
-            files.add(name.as_posix(), data[:MAX_FILE_BYTES], _stamped(info.date_time))
+            files.add(name.as_posix(), _cut(clean_text(info.filename), data, problems),
+                      _stamped(info.date_time))
     _over_cap(problems, path, skipped, cap, zipped=True)
     return files
 
@@ -310,7 +321,7 @@ def _read_tar(path: Path, problems: list[Violation], cap: int,
                     handle = archive.extractfile(member)
                     data = handle.read(MAX_FILE_BYTES + 1) if handle is not None else b""
                     total += len(data)
-                    files.add(clean_text(name.as_posix()), data[:MAX_FILE_BYTES],
+                    files.add(clean_text(name.as_posix()), _cut(shown, data, problems),
                               float(member.mtime))
         except TAR_ERRORS as exc:  # damaged or cut short: what was read before is kept
             problems.append(problem("archive", path.name, f"could not be read to its end "

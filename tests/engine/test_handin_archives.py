@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,24 @@ def test_a_class_zip_whose_students_hand_in_tars_and_notebooks_is_still_a_class(
     archive = Path(shutil.make_archive(str(tmp_path / "export"), "zip", klass))
     intake = ingest(archive, tmp_path / "stage")
     assert sorted(found.id for found in intake.found) == ["ann", "bo", "cy"]
+
+
+@pytest.mark.parametrize("packed", ["folder", "zip", "tar"])
+def test_a_file_over_the_cap_is_cut_and_said(tmp_path, packed):
+    """A 3 MB file (a table pasted into the code) is read to 2 MB, and the report says so: a
+    cut file graded as if the student had written only its start would be a silent zero."""
+    big = (GOOD + "\n# " + "x" * 3_000_000 + "\n").encode()
+    if packed == "tar":
+        source = tar(tmp_path / "alice.tar.gz", {"myAltNimFunctions.py": big})
+    elif packed == "zip":
+        source = tmp_path / "alice.zip"
+        with zipfile.ZipFile(source, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("myAltNimFunctions.py", big)
+    else:
+        source = tmp_path / "alice"
+        source.mkdir()
+        (source / "myAltNimFunctions.py").write_bytes(big)
+    submission = prepare(source, PACK, tmp_path / "work")
+    assert problems(submission) == {"too-large"}
+    assert "only its start was read" in submission.problems[0].message
+    assert submission.files["myAltNimFunctions.py"].startswith(GOOD)

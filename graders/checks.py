@@ -66,11 +66,14 @@ def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
             context = RuleContext(file=name, source=source, tree=None)
             records += [_record(v, 0.0) for v in _checked(get_rule("syntax-error")(), context)]
     locked = {name: pack.template_text(name) for name in pack.declaration.locked.files}
+    # A document handed in for a source file (RTF, a web page): its `not-source` problem is the
+    # one charge; its text is no code to judge (pep8 would list its markup line by line).
+    documents = {problem.file for problem in submission.problems if problem.rule == "not-source"}
     for spec in pack.declaration.rules:
         rule = get_rule(spec.name)(pack.declaration.rule_options(spec))
         for name in _files_for(spec, rule, submission):
             tree = trees.get(name)
-            if rule.needs_tree and tree is None:
+            if rule.needs_tree and tree is None or name in documents:
                 continue
             context = RuleContext(
                 file=name,

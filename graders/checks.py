@@ -6,6 +6,8 @@ import ast
 import io
 import tokenize
 import tomllib
+import traceback
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from graders.results import ViolationRecord
 from graders.rules import get_rule
 from graders.rules.base import Rule, RuleContext, Violation, messages_for
 from graders.rules.syntax_error import grades_on_older_python
+from graders.source_lines import python_lines
 from graders.specs import RuleSpec
 from graders.starter import closest_starter, is_starter_line
 from graders.submissions import Submission
@@ -169,3 +172,38 @@ def _record(violation: Violation, deduction: float) -> ViolationRecord:
         deduction=deduction,
         kind=violation.kind,
     )
+
+
+def run_rules_skipping_unparsable(
+    pack: Pack, submission: Submission
+) -> tuple[list[ViolationRecord], list[str]]:
+    """The rule checks when ``run_rules`` itself ran out of stack or memory: a file too long or
+    too deeply nested for Python's parser is the student's failure, reported like a syntax
+    error, and the other files are still checked; (violations, grader errors)."""
+    records, kept = [], dict(submission.files)
+    for name, source in submission.files.items():
+        if name.endswith(".py") and _beyond_parser(source):
+            kept.pop(name)
+            lines = python_lines(source) or [""]
+            longest = max(range(len(lines)), key=lambda n: len(lines[n]))
+            records.append(ViolationRecord(
+                rule="syntax-error", title=title_of("syntax-error"), file=name, line=longest + 1,
+                message=f"`{name}` could not be parsed: an expression is too long or nested "
+                "too deeply for Python (RecursionError/MemoryError in the parser).",
+                fix="Split the expression into several statements.",
+            ))
+    try:
+        records += run_rules(pack, replace(submission, files=kept))
+    except Exception:  # noqa: BLE001
+        return records, [f"the rule checks failed (grader error):\n{traceback.format_exc()}"]
+    return records, []
+
+
+def _beyond_parser(source: str) -> bool:
+    try:
+        ast.parse(source)
+    except (RecursionError, MemoryError):
+        return True
+    except (SyntaxError, ValueError):
+        return False
+    return False

@@ -61,11 +61,12 @@ def _notebook_as_code(name: str, handed: str, data: bytes, problems: list[Violat
 
 
 def _text(name: str, data: bytes, problems: list[Violation]) -> str:
-    if not data.strip():
+    if not data or data.isspace():
         problems.append(problem("empty-file", name, "is empty"))
-    head = data.lstrip()[:20].lower()
+    python = name.endswith(".py")
+    head = data[:4096].lstrip()[:20].lower()  # never a copy of a 2 MB file
     document = next((kind for magic, kind in DOCUMENTS if head.startswith(magic)), None)
-    if document is not None and name.endswith(".py"):
+    if document is not None and python:
         problems.append(problem("not-source", name, f"is a {document}, not Python source text: "
                                 "Python cannot run it. Hand in the .py file itself, as your "
                                 "editor saves it"))
@@ -79,7 +80,7 @@ def _text(name: str, data: bytes, problems: list[Violation]) -> str:
                 f"UTF-8: Python cannot run it as it is. It was read as {wide.upper()}; save it "
                 "as UTF-8"))
             return text
-    declared = declared_codec(data) if name.endswith(".py") else None
+    declared = declared_codec(data) if python else None
     if declared is not None:  # PEP 263: Python reads the file in the encoding it declares
         read = _in_declared(name, data, declared, problems)
         if read is not None:

@@ -21,7 +21,6 @@ the ``graders.stages`` logger (see :mod:`graders.gradelog`).
 
 from __future__ import annotations
 
-import ast
 import logging
 import math
 import shutil
@@ -36,7 +35,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from graders import fixtures, kept
-from graders.checks import run_rules, title_of
+from graders.checks import run_rules, run_rules_skipping_unparsable
 from graders.errors import GraderError
 from graders.gradelog import SafeRecords
 from graders.intake.base import Found
@@ -47,7 +46,6 @@ from graders.pack import PACKS_DIR, Pack, get_pack
 from graders.plugin import GradingPlugin, GradingState
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Sandbox
-from graders.source_lines import python_lines
 from graders.submissions import Submission, prepare, student_id
 from graders.tools import environment_mount
 
@@ -178,44 +176,12 @@ def check_rules(pack: Pack, submission: Submission) -> tuple[list[ViolationRecor
     try:
         found: tuple[list[ViolationRecord], list[str]] = run_rules(pack, submission), []
     except (RecursionError, MemoryError):
-        found = _too_complex(pack, submission)
+        found = run_rules_skipping_unparsable(pack, submission)
     except Exception:  # noqa: BLE001 - a broken rule is a grader error for this student only
         found = [], [f"the rule checks failed (grader error):\n{traceback.format_exc()[-3000:]}"]
     log.debug("rules: %s: %s", submission.id,
               ", ".join(sorted({v.rule for v in found[0]})) or "none broken")
     return found
-
-
-def _too_complex(pack: Pack, submission: Submission) -> tuple[list[ViolationRecord], list[str]]:
-    """A file too long or too deeply nested for Python's parser is the student's failure,
-    reported like a syntax error; the other files are still checked."""
-    records, kept = [], dict(submission.files)
-    for name, source in submission.files.items():
-        if name.endswith(".py") and _beyond_parser(source):
-            kept.pop(name)
-            lines = python_lines(source) or [""]
-            longest = max(range(len(lines)), key=lambda n: len(lines[n]))
-            records.append(ViolationRecord(
-                rule="syntax-error", title=title_of("syntax-error"), file=name, line=longest + 1,
-                message=f"`{name}` could not be parsed: an expression is too long or nested "
-                "too deeply for Python (RecursionError/MemoryError in the parser).",
-                fix="Split the expression into several statements.",
-            ))
-    try:
-        records += run_rules(pack, replace(submission, files=kept))
-    except Exception:  # noqa: BLE001
-        return records, [f"the rule checks failed (grader error):\n{traceback.format_exc()}"]
-    return records, []
-
-
-def _beyond_parser(source: str) -> bool:
-    try:
-        ast.parse(source)
-    except (RecursionError, MemoryError):
-        return True
-    except (SyntaxError, ValueError):
-        return False
-    return False
 
 
 # -- 4. session -------------------------------------------------------------------------------

@@ -285,7 +285,7 @@ def _nearest_newest(paths: list[str], raw: Files) -> str:
     nearest = min(len(PurePosixPath(path).parts) for path in paths)
     tied = sorted(path for path in paths if len(PurePosixPath(path).parts) == nearest)
     if all(path in raw.times for path in tied):
-        return sorted(tied, key=lambda path: -raw.times[path])[0]  # stable: by name
+        return min(tied, key=lambda path: -raw.times[path])  # the first by name of the newest
     return tied[0]
 
 

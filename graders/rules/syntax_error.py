@@ -25,10 +25,10 @@ from graders.rules import register
 from graders.rules._newer_python import layout, newer_key, newer_lines
 from graders.rules.base import Rule, RuleContext, Violation
 
+RUNNING = (sys.version_info.major, sys.version_info.minor)
 # The Python the instructor grades with: this one, or in a student's pre-check the
 # instructor's (graders.kit.runtime.main sets it from the kit's manifest).
-GRADING_PYTHON: tuple[int, int] = (sys.version_info.major, sys.version_info.minor)
-RUNNING = (sys.version_info.major, sys.version_info.minor)
+GRADING_PYTHON: tuple[int, int] = RUNNING
 
 
 @register
@@ -60,7 +60,7 @@ class SyntaxErrorRule(Rule):
         line = error.lineno or 1
         column = error.offset or 1
         key = "indentation" if isinstance(error, IndentationError) else "syntax"
-        if key == "syntax" and GRADING_PYTHON < (3, 12) and 0 < line <= len(ctx.lines):
+        if key == "syntax" and RUNNING < (3, 12) and 0 < line <= len(ctx.lines):
             column_in = None if (error.msg or "").startswith("f-string") else column - 1
             key = newer_key(ctx.lines[line - 1], line, layout(ctx.source), column_in) or key
         found = self.violation(ctx, key, line=line, error=error.msg, column=column,
@@ -78,7 +78,7 @@ class SyntaxErrorRule(Rule):
 def grades_on_older_python() -> bool:
     """Whether this Python reads what the grader's does not (a student's pre-check on 3.12
     for an instructor on 3.11): then readable files are checked for 3.12 features too."""
-    return GRADING_PYTHON < (3, 12) <= RUNNING
+    return _reads_newer(RUNNING, GRADING_PYTHON)
 
 
 def only_newer_python(source: str, running: tuple[int, int],
@@ -86,7 +86,11 @@ def only_newer_python(source: str, running: tuple[int, int],
     """(line number, message key) of each line that uses a Python 3.12 feature, when code
     that compiles on the ``running`` Python is graded on an older ``grading`` one. A comment,
     a docstring or a doctest line is text, not code, and is never counted."""
-    return newer_lines(source) if grading < (3, 12) <= running else []
+    return newer_lines(source) if _reads_newer(running, grading) else []
+
+
+def _reads_newer(running: tuple[int, int], grading: tuple[int, int]) -> bool:
+    return grading < (3, 12) <= running
 
 
 def _shown(version: tuple[int, int]) -> str:

@@ -64,8 +64,7 @@ def _text(name: str, data: bytes, problems: list[Violation]) -> str:
     if not data or data.isspace():
         problems.append(problem("empty-file", name, "is empty"))
     python = name.endswith(".py")
-    head = data[:4096].lstrip()[:20].lower()  # never a copy of a 2 MB file
-    document = next((kind for magic, kind in DOCUMENTS if head.startswith(magic)), None)
+    document = _document(data)
     if document is not None and python:
         problems.append(problem("not-source", name, f"is a {document}, not Python source text: "
                                 "Python cannot run it. Hand in the .py file itself, as your "
@@ -93,6 +92,13 @@ def _text(name: str, data: bytes, problems: list[Violation]) -> str:
                 "source-encoding", name,
                 f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252: save it as UTF-8"))
         return data.decode("cp1252", errors="replace")
+
+
+def _document(data: bytes) -> str | None:
+    """What a handed-in file is when its first bytes name a document, else None. A UTF-8
+    byte-order mark (Notepad writes one when it re-saves a page) does not hide it."""
+    head = data[:4096].removeprefix(codecs.BOM_UTF8).lstrip()[:20].lower()  # never a 2 MB copy
+    return next((kind for magic, kind in DOCUMENTS if head.startswith(magic)), None)
 
 
 def _in_declared(name: str, data: bytes, declared: str,

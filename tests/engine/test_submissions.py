@@ -238,6 +238,7 @@ def test_nearest_the_top_counts_folders_not_letters(tmp_path: Path):
 
 @pytest.mark.parametrize(("head", "kind"), [
     (b"\n<!DOCTYPE html>\n<html lang='en'>", "web page (HTML), as a browser saves"),
+    (b"\xef\xbb\xbf<!DOCTYPE html>", "web page (HTML), as a browser saves"),  # Notepad's BOM
     (b"{\\rtf1\\ansi\\ansicpg1252\\cocoartf2709", "Rich Text (RTF) document"),
     (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3", "PDF document"),
     (b"PK\x03\x04\x14\x00\x06\x00", "zip archive (a Word .docx is one)"),

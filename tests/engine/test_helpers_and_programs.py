@@ -86,6 +86,17 @@ def test_a_program_under_another_name_is_graded_as_the_program(tmp_path: Path):
     assert notice.rule == "program-file" and "`Main.py`" in notice.message
 
 
+def test_a_program_named_like_the_graded_name_is_no_wrong_file_name(tmp_path: Path):
+    """The handout names no file: `PNT.py` is one name among others, graded as the program
+    with the program's notice, never "the assignment asks for exactly that name"."""
+    pack = with_entry_program(PNT, "pnt.py")
+    sub = prepare(hand_in(tmp_path / "s", {"PNT.py": PROGRAM}), pack, tmp_path / "work")
+    assert sub.files["pnt.py"] == PROGRAM and sub.aliases == {"pnt.py": "PNT.py"}
+    [notice] = sub.problems
+    assert notice.rule == "program-file" and "`pnt.py`" in notice.message
+    assert "asks for" not in notice.message
+
+
 def test_the_declared_name_wins_and_other_programs_are_named(tmp_path: Path):
     pack = with_entry_program(PNT, "pnt.py")
     old = "import sys\nprint(sys.argv[1])\n"

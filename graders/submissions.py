@@ -241,8 +241,8 @@ def _pick(
                 f"by name); other copies with different contents were handed in too ({listed}) "
                 "and were not graded"))
         return chosen
-    if name == pack.declaration.submission.entry_program:  # the handout names no file:
-        return _pick_program(name, raw, submission, pack)  # `PNT.py` is a name like any other
+    if name == pack.declaration.submission.entry_program:  # the handout names no file: a
+        return _pick_program(name, raw, submission, pack)  # case variant is just another name
     candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
     if len(candidates) == 1:
         found = candidates[0]

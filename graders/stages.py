@@ -149,7 +149,7 @@ def grade_share(
     """Grade prepared ``submissions`` (rules, session, mark) and return one result per
     submission, in order; writes nothing. Never raises for a student's problem."""
     pack = get_pack(pack_id, options.root).with_shared(options.shared)
-    sandbox = Sandbox(options.isolation, environment_mount(pack))
+    sandbox = Sandbox(options.isolation, environment_mount(pack), checkout=pack.root)
     work_root = Path(tempfile.mkdtemp(prefix="grade-share-"))
     work_root.chmod(0o755)
     try:

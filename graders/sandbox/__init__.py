@@ -99,8 +99,11 @@ class Sandbox:
     """Runs untrusted code under one isolation level."""
 
     def __init__(
-        self, isolation: Isolation | None = None, environment: tuple[str, Path] | None = None
+        self, isolation: Isolation | None = None, environment: tuple[str, Path] | None = None,
+        checkout: Path | None = None,
     ) -> None:
+        """``checkout``: the root whose hidden trees the rlimits fallback closes to sandbox
+        uids (the packs' project root; default: the one the engine sits in)."""
         self.isolation = isolation or detect_isolation()
         # The course's environment (tool name, folder): mounted read-only at /tools/<name> in
         # every sandbox, its interpreter the one `python3` names, so its packages import.
@@ -113,7 +116,7 @@ class Sandbox:
         # folders by name, never list what else is here.
         self.root.chmod(0o711)
         if self.isolation is Isolation.RLIMITS:
-            close_hidden_trees()
+            close_hidden_trees(checkout)
             close_temp_work()  # what earlier runs (even killed ones) left in the temp folder
         self._harness: dict[Path, Path] = {}
         # "server": a workspace's programs share one program server; "fresh": one sandbox each.

@@ -40,9 +40,10 @@ TOOLS_ROOT = "/tools"  # a pack tool's environment is mounted read-only at /tool
 SYSTEM_BINDS = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
 BASE_UID = 60000
 # Folders of the checkout no sandbox uid may read (the rlimits fallback closes them to
-# "others" when the grader is root): reference solutions, hidden tests and drivers, samples
-# and golden files, reports.
-HIDDEN_TREES = ("reference_solutions", "fixtures", "graders/packs", "reports")
+# "others" when the grader is root): reference solutions, hidden tests and drivers (in the
+# engine's `graders/packs`, or a root's own `packs/`, where a wheel install finds them),
+# samples and golden files, reports.
+HIDDEN_TREES = ("reference_solutions", "fixtures", "graders/packs", "packs", "reports")
 
 
 class Isolation(StrEnum):
@@ -199,15 +200,18 @@ def close_to_others(folder: Path) -> None:
 
 
 def close_hidden_trees(root: Path | None = None) -> list[Path]:
-    """Close the checkout's :data:`HIDDEN_TREES` to sandbox uids (as root); returns them.
+    """Close the :data:`HIDDEN_TREES` of ``root`` (the checkout the packs read: with a wheel
+    install, ``GRADERS_ROOT``, not where the engine is) and the engine's own packs to sandbox
+    uids (as root); returns them.
 
     Bubblewrap shows none of them to a sandbox; under the rlimits fallback this is what
     keeps a submission from reading the reference solution. It stays so: git keeps no folder
     modes, and only root (the grader) reads these trees."""
     if os.geteuid() != 0:
         return []
-    base = root or Path(__file__).resolve().parents[2]
-    closed = [base / tree for tree in HIDDEN_TREES if (base / tree).is_dir()]
+    engine = Path(__file__).resolve().parents[1]
+    bases = dict.fromkeys([(root or engine.parent).resolve(), engine.parent])
+    closed = [base / tree for base in bases for tree in HIDDEN_TREES if (base / tree).is_dir()]
     for folder in closed:
         close_to_others(folder)
     return closed

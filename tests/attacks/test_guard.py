@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from graders.batch import BatchRequest, grade_batch
 from graders.errors import StudentCrash, StudentError
+from graders.pack import get_pack
 from graders.sandbox import Isolation, Limits, Sandbox
 from graders.sandbox.isolation import close_hidden_trees
 from graders.sandbox.worker import Worker
@@ -360,7 +362,9 @@ def test_files_left_in_shared_temp_folders_are_removed(tmp_path: Path):
 @pytest.mark.skipif(os.geteuid() != 0, reason="permissions bind sandbox uids only as root")
 def test_the_fallback_closes_hidden_trees_and_scratch_copies(tmp_path: Path):
     (tmp_path / "reference_solutions").mkdir(mode=0o755)
-    assert close_hidden_trees(tmp_path) == [tmp_path / "reference_solutions"]
+    closed = close_hidden_trees(tmp_path)
+    assert [path for path in closed if tmp_path in path.parents] == \
+        [tmp_path / "reference_solutions"]
     assert (tmp_path / "reference_solutions").stat().st_mode & 0o777 == 0o750
     box = Sandbox()
     try:
@@ -371,3 +375,21 @@ def test_the_fallback_closes_hidden_trees_and_scratch_copies(tmp_path: Path):
         box.release_uid(uid)
     finally:
         box.close()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="permissions bind sandbox uids only as root")
+def test_the_fallback_closes_the_trees_of_the_root_the_pack_reads(tmp_path: Path):
+    """A wheel install finds its packs and their trees through ``GRADERS_ROOT``, not beside the
+    engine: the fallback closed only the folders beside the engine (site-packages), and left the
+    reference solutions, hidden tests and golden files a wheel install grades with open to every
+    sandbox uid. Here the toy root (tests/toy) plays that root."""
+    toy = Path(__file__).resolve().parents[1] / "toy"
+    trees = [toy / tree for tree in ("reference_solutions", "fixtures", "packs")]
+    for tree in trees:
+        tree.chmod(0o755)  # as git leaves them
+    pack = get_pack("subtract_square", toy)
+    sample = pack.fixtures_dir / "submissions" / "correct"
+    [result] = grade_batch(BatchRequest(pack=pack, sources=[sample],
+                                        isolation=Isolation.RLIMITS)).results
+    assert result.status == "graded" and result.isolation == "rlimits"
+    assert [tree for tree in trees if tree.stat().st_mode & 0o007] == []

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from graders.cli import main
-from graders.pack import get_pack
+from graders.gradescope_run import gradescope_results
+from graders.pack import get_pack, project_root
+from graders.results import CriterionMark, Deduction, SubmissionResult
 
 PACK = get_pack("altnim")
 VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
@@ -27,18 +32,23 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "altnim-gradescope.zip"
 
 
-def _run(bundle: Path, tmp: Path, files: Path, created: str) -> dict:
+def _run(bundle: Path, tmp: Path, files: Path, created: str, **env: str) -> dict:
     root = tmp / "autograder"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
     shutil.copytree(files, root / "submission", ignore=shutil.ignore_patterns("expected.json"))
+    for line in env.pop("REWRITE", "").splitlines():  # `NAME = value` lines of the submission
+        for path in (root / "submission").glob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            path.write_text(re.sub(rf"^{line.split(' = ')[0]} = .*$", line, text, flags=re.M),
+                            encoding="utf-8")
     (root / "submission_metadata.json").write_text(json.dumps({
         "created_at": created, "assignment": {"due_date": "2024-03-05T23:59:00.000000-05:00"},
         "users": [{"name": "Jane Doe", "sid": "12345", "email": "jane@example.edu"}],
     }))
     run = root / "source" / "run_autograder"
     run.chmod(0o755)
-    env = {**os.environ, "GRADESCOPE_ROOT": str(root), "GRADER_PYTHON": sys.executable}
+    env = {**os.environ, "GRADESCOPE_ROOT": str(root), "GRADER_PYTHON": sys.executable, **env}
     done = subprocess.run([str(run)], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"harness: {root / 'source' / 'graders'}" in done.stdout  # the bundle's own copy
@@ -89,3 +99,51 @@ def test_run_autograder_marks_a_failing_sample_and_hides_hidden_tests(bundle: Pa
     hidden = [t for t in results["tests"] if t["visibility"] == "hidden"]
     visible = [t for t in results["tests"] if t["visibility"] == "visible" and "status" in t]
     assert hidden and visible
+
+
+def test_deductions_past_zero_show_what_was_taken():
+    """Deductions of 10 and 15 on 5 points earned take 5, then nothing: the rows add up to
+    the score Gradescope shows (0), and each says what the rules name."""
+    result = SubmissionResult(
+        student="s", assignment="altnim", assignment_title="altNim", status="graded",
+        isolation="bubblewrap", total=0.0, max_total=100.0,
+        criteria=[CriterionMark("output", "Output", 100.0, 5.0, 1, 20)],
+        deductions=[Deduction("Forbidden import", 10.0), Deduction("Global variable", 15.0)])
+    rows = gradescope_results(PACK, result)["tests"]
+    taken = {row["name"]: (row["score"], row["output"]) for row in rows
+             if row["name"].startswith("Deduction")}
+    assert taken == {
+        "Deduction: Forbidden import": (-5.0, "10 points by the rules; the mark cannot go below "
+                                        "0, so 5 were taken"),
+        "Deduction: Global variable": (0.0, "15 points by the rules; the mark cannot go below 0, "
+                                       "so 0 were taken")}
+    assert sum(row["score"] for row in rows if "score" in row) == 0.0
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are set apart only as root, as "
+                    "Gradescope runs the autograder")
+def test_without_bubblewrap_a_submission_cannot_forge_results_or_read_the_reference(
+        bundle: Path):
+    """Gradescope's container may not allow bubblewrap: the fallback is the isolation there.
+    The attack writes results.json (score 999) at import and from a process it leaves behind,
+    and runs the reference solution as its own if it can read it. Here /autograder is a folder
+    every user can pass through, its results folder writable by all (the worst a container may
+    give): the grader's results stand, the reference stays closed, the folder ends root's."""
+    attack = project_root() / "fixtures" / "attacks" / "altnim" / "gradescope_forged_results"
+    honest = json.loads((attack / "expected.json").read_text())["total"]
+    top = Path(tempfile.mkdtemp(prefix="gradescope-"))
+    try:
+        top.chmod(0o755)
+        (top / "autograder" / "results").mkdir(parents=True)
+        (top / "autograder" / "results").chmod(0o777)
+        results = _run(bundle, top, attack, "2024-03-05T22:00:00.000000-05:00",
+                       GRADER_ISOLATION="rlimits",
+                       REWRITE=f'AUTOGRADER = "{top / "autograder"}"')
+        time.sleep(3)  # a process left behind would forge every quarter second
+        written = (top / "autograder" / "results" / "results.json").read_text()
+        folder = (top / "autograder" / "results").stat()
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    _valid(results)
+    assert json.loads(written) == results and results["score"] <= honest
+    assert (folder.st_uid, folder.st_mode & 0o777) == (0, 0o755)

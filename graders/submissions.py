@@ -7,8 +7,10 @@ records in the student's result, so the batch goes on and the report says what h
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import re
 import shutil
 import zipfile
@@ -350,16 +352,35 @@ def _build_workspace(submission: Submission, pack: Pack) -> None:
     except FileExistsError:
         raise GraderError(f"workspace {workspace} already exists (two submissions, one "
                           "workspace): refusing to mix their files") from None
-    for name, text in submission.files.items():
+    for name, text in list(submission.files.items()):
         target = workspace / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(_as_written(name, text))
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_as_written(name, text))
+        except OSError as exc:
+            if exc.errno != errno.ENAMETOOLONG:
+                raise
+            _name_too_long(submission, name)
     for name, path in submission.aliases.items():
         original = workspace / PurePosixPath(path).name
         if not original.exists():  # a program's own name stays importable beside its alias
             original.write_bytes(_as_written(name, submission.files[name]))
     for name in pack.declaration.locked.files:
         shutil.copyfile(pack.templates_dir / name, workspace / name)
+
+
+def _name_too_long(submission: Submission, name: str) -> None:
+    """A handed-in file no file system can hold under its name (a folder or file name over
+    255 bytes, a path past the limit): the student's problem, not a grader error."""
+    del submission.files[name]
+    if name in submission.helpers:
+        submission.helpers.remove(name)
+    if name not in submission.ignored:
+        submission.ignored.append(name)
+    shown = name if len(name) <= 80 else f"{name[:40]}…{name[-30:]}"
+    submission.problems.append(problem(
+        "intake", shown, f"has a name too long for a file system ({len(os.fsencode(name))} "
+        "bytes; at most 255 a folder or file name): it was not graded. Give it a shorter name"))
 
 
 def _as_written(name: str, text: str) -> bytes:

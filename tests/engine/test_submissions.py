@@ -294,3 +294,21 @@ def test_compiled_bytecode_for_a_missing_file_is_named(tmp_path: Path):
     (missing,) = sub.problems
     assert missing.rule == "missing-file"
     assert "`myAltNimFunctions.pyc` was handed in, which is compiled bytecode" in missing.message
+
+
+@pytest.mark.parametrize("helper", [
+    "é" * 130 + ".py",  # 264 bytes: a file name no Linux file system takes
+    "/".join(["deep" * 60] * 20) + "/helper.py",  # every folder name fits, the path does not
+])
+def test_a_name_no_file_system_takes_is_the_students_problem(tmp_path: Path, helper: str):
+    """A zip may name what no disk can hold: that file is left out and said, and the rest is
+    graded (writing the workspace raised "File name too long": a grader error, no mark)."""
+    archive = tmp_path / "s1.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("myAltNimFunctions.py", GOOD)
+        zipped.writestr(helper, "X = 1\n")
+    sub = prepare(archive, PACK, tmp_path / "work")
+    assert sub.files == {"myAltNimFunctions.py": GOOD} and helper in sub.ignored
+    [notice] = sub.problems
+    assert notice.rule == "intake" and "name too long for a file system" in notice.message
+    assert (sub.workspace / "myAltNimFunctions.py").read_text() == GOOD

@@ -108,6 +108,8 @@ def command(
     MarkUs, Gradescope; a folder or its zip) or a folder or .zip per student."""
     del require_sandbox  # the default now: see --isolation
     people = load_roster(roster) if roster else None
+    for note in people.notes if people else []:
+        console.console.print(f"[yellow]Note:[/] {escape(note)}")
     instructor_times = load_times(times) if times else None
     zone = _zone(zone_name)
     access = _cluster_access(cluster, cluster_certs, insecure_cluster, isolation)

@@ -46,6 +46,7 @@ class Roster:
     kind: str
     people: list[Person] = field(default_factory=list)
     columns: list[str] = field(default_factory=list)  # its grade columns: where marks go back
+    notes: list[str] = field(default_factory=list)  # how the file was read, for the console
 
     def match(self, found: Found) -> Person | None:
         """The row of ``found``: by id, user name or SIS id, else by a name only one has."""
@@ -75,11 +76,22 @@ def name_key(name: str) -> tuple[str, ...]:
 
 def load_roster(path: Path) -> Roster:
     """Read a roster; GraderError (at start-up) when the file or its header is not one."""
+    notes: list[str] = []
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+    except OSError as exc:
         raise GraderError(f"--roster {path}: cannot be read ({exc})") from None
-    lines = csv.reader(io.StringIO(text, newline=""))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:  # Excel's "CSV" on Windows: the LMS's UTF-8 re-saved as ANSI
+        text = data.decode("cp1252", errors="replace")
+        notes.append(f"--roster {path}: not UTF-8, read as Windows-1252 (as Excel saves CSV "
+                     "on Windows)")
+    delimiter = _delimiter(text)
+    if delimiter != ",":
+        notes.append(f"--roster {path}: cells separated by {DELIMITERS[delimiter]}, as "
+                     "Excel saves CSV where the decimal mark is a comma")
+    lines = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:  # a line break inside a quoted cell stays in its cell, as a spreadsheet reads it
         rows = list(lines)
     except csv.Error as exc:
@@ -93,9 +105,20 @@ def load_roster(path: Path) -> Roster:
         if people is not None:
             if len({p.lms_id for p in people}) != len(people):
                 raise GraderError(f"--roster {path}: an id appears on two rows")
-            return Roster(kind, people, grade_columns(kind, header))
+            return Roster(kind, people, grade_columns(kind, header), notes)
     raise GraderError(f"--roster {path}, line 1: not a gradebook this harness reads (header "
                       f"`{','.join(header)[:200]}`); see `grade layouts`")
+
+
+DELIMITERS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+def _delimiter(text: str) -> str:
+    """The separator of the header line: the one that splits it into the most cells (an
+    LMS writes commas; Excel re-saves with semicolons in much of Europe, or tabs)."""
+    header = text.split("\n", 1)[0]
+    return max(DELIMITERS, key=lambda mark: (len(next(csv.reader([header], delimiter=mark),
+                                                          [])), mark == ","))
 
 
 Rows = list[list[str]]

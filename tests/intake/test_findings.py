@@ -389,6 +389,32 @@ def test_a_line_break_inside_a_roster_cell_makes_no_phantom_student(tmp_path):
                                                             ("1002", "Amara Okafor")]
 
 
+@pytest.mark.parametrize("mark", [";", "\t"])
+def test_a_roster_excel_saved_again_is_read(tmp_path, mark):
+    """An instructor opens Moodle's worksheet in Excel and saves it: Windows-1252 instead of
+    UTF-8, and semicolons (or tabs) where the decimal mark is a comma. Each was refused
+    (a decode error; "not a gradebook", the header one cell); now it is read, and said."""
+    header = ["Identifier", "Full name", "Email address", "Status", "Grade",
+              "Last modified (submission)"]
+    row = ["Participant 1001", "José Núñez, Jr.", "jose@example.edu", "Submitted", "",
+           "Thursday, 31 October 2024, 11:58 PM"]
+    path = tmp_path / "worksheet.csv"
+    path.write_bytes("\r\n".join(mark.join(f'"{c}"' if "," in c else c for c in line)
+                                  for line in (header, row)).encode("cp1252"))
+    roster = load_roster(path)
+    assert roster.kind == "moodle" and roster.columns == ["Grade"]
+    [person] = roster.people
+    assert (person.lms_id, person.display_name) == ("1001", "José Núñez, Jr.")
+    assert any("Windows-1252" in note for note in roster.notes)
+    assert any({";": "semicolons", "\t": "tabs"}[mark] in note for note in roster.notes)
+
+
+def test_a_utf8_comma_roster_has_no_notes(tmp_path):
+    path = _write(tmp_path / "r.csv", "id,name,email\n1001,\"Doe; Jane\",jane@example.edu\n")
+    roster = load_roster(path)
+    assert roster.notes == [] and roster.people[0].display_name == "Doe; Jane"
+
+
 def test_a_huge_roster_cell_is_a_clear_error_not_a_traceback(tmp_path):
     roster = _write(tmp_path / "gradebook.csv",
                     f"id,name,email\n1,\"{'x' * 200_000}\",a@example.edu\n")

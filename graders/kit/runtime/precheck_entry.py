@@ -8,7 +8,17 @@ Exit status 0: everything public passes; 1: something to fix.
 
 import os
 import sys
-from pathlib import Path
+
+# The pre-check's own code needs this (tomllib, StrEnum), whatever your code needs. Said before
+# anything else is imported, in a form any Python 3.6 or newer can run.
+MINIMUM = (3, 11)
+if sys.version_info[:2] < MINIMUM:
+    sys.exit(f"The pre-check needs Python {MINIMUM[0]}.{MINIMUM[1]} or newer; this is Python "
+             f"{sys.version.split()[0]} ({sys.executable}).\nInstall a newer Python "
+             "(python.org), make the .venv with it and install the requirements again (see\n"
+             "README.txt), then run the pre-check with that Python.")
+
+from pathlib import Path  # noqa: E402 - after the version check
 
 HERE = Path(__file__).resolve().parent
 

@@ -2,7 +2,8 @@
 
 ``python -m graders.gradescope_run ID ROOT`` grades ``ROOT/submission`` with pack
 ``ID``, its time and due date taken from Gradescope's own ``ROOT/submission_metadata.json``
-(``created_at``, ``assignment.due_date``), never from the student's files, and writes
+(``created_at``; ``users[].assignment.due_date``, extensions applied, else
+``assignment.due_date``), never from the student's files, and writes
 ``ROOT/results/results.json`` in Gradescope's format: ``score`` (the final mark, deductions
 included), ``output``, and ``tests``: one per criterion (name, score, max_score, visible), one
 per deduction, and one per grader test with its status and the visibility the pack declares
@@ -41,6 +42,20 @@ def _when(text: object) -> datetime | None:
     return parse_created(text) if isinstance(text, str) and text else None
 
 
+def due_date(meta: dict[str, Any]) -> datetime | None:
+    """The due date this submission is late against: each user's own (``users[].assignment``,
+    where Gradescope applies the extensions it granted; of a group's, the latest), else the
+    assignment's. A student given an extension was charged as late by the assignment's."""
+    users = meta.get("users")
+    own = [_when(user["assignment"].get("due_date"))
+           for user in (users if isinstance(users, list) else [])
+           if isinstance(user, dict) and isinstance(user.get("assignment"), dict)]
+    if any(own):
+        return max(when for when in own if when is not None)
+    assignment = meta.get("assignment")
+    return _when(assignment.get("due_date")) if isinstance(assignment, dict) else None
+
+
 def grade(pack: Pack, root: Path) -> SubmissionResult:
     """The result of ``root/submission``: in this container, the container is the sandbox
     when bubblewrap cannot run, so the resource-limits fallback is chosen explicitly."""
@@ -51,9 +66,7 @@ def grade(pack: Pack, root: Path) -> SubmissionResult:
     found = Found(id=sid, source=root / "submission", lms_id=sid,
                   display_name=str(person.get("name") or sid), email=str(person.get("email") or ""),
                   submitted_at=_when(meta.get("created_at")))
-    assignment = meta.get("assignment") if isinstance(meta.get("assignment"), dict) else {}
-    due = _when((assignment or {}).get("due_date"))
-    outcome = grade_batch(BatchRequest(pack=pack, sources=[found], due=due,
+    outcome = grade_batch(BatchRequest(pack=pack, sources=[found], due=due_date(meta),
                                        isolation=detect_isolation(), write_index=False))
     return outcome.results[0]
 

@@ -12,12 +12,13 @@ import sys
 import tempfile
 import time
 import zipfile
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from graders.cli import main
-from graders.gradescope_run import gradescope_results
+from graders.gradescope_run import due_date, gradescope_results
 from graders.pack import get_pack, project_root
 from graders.results import CriterionMark, Deduction, SubmissionResult
 
@@ -99,6 +100,19 @@ def test_run_autograder_marks_a_failing_sample_and_hides_hidden_tests(bundle: Pa
     hidden = [t for t in results["tests"] if t["visibility"] == "hidden"]
     visible = [t for t in results["tests"] if t["visibility"] == "visible" and "status" in t]
     assert hidden and visible
+
+
+def test_the_due_date_is_the_users_own_where_gradescope_gives_one():
+    """Gradescope writes each user's due date with the extension it granted beside the
+    assignment's: a student given two days is not late on the first."""
+    meta = {"assignment": {"due_date": "2024-03-05T23:59:00.000000-05:00"},
+            "users": [{"sid": "1", "assignment": {"due_date": "2024-03-07T23:59:00.000000-05:00"}},
+                      {"sid": "2", "assignment": {"due_date": "2024-03-06T23:59:00.000000-05:00"}}]}
+    assert due_date(meta) == datetime.fromisoformat("2024-03-07T23:59:00-05:00")
+    for user in meta["users"]:
+        del user["assignment"]
+    assert due_date(meta) == datetime.fromisoformat("2024-03-05T23:59:00-05:00")
+    assert due_date({}) is None
 
 
 def test_deductions_past_zero_show_what_was_taken():

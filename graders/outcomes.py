@@ -76,7 +76,8 @@ def mark(
     violations, errors = [*violations, *notes], [*errors, *missing]
     marks, problems = mark_criteria(pack, tests, violations, public_only=options.public_only)
     deductions = deductions_for(violations)
-    late = late_deduction(pack, submission.submitted_at, options.due, total_of(marks, deductions))
+    late = late_deduction(pack, submission.submitted_at, submission.due or options.due,
+                          total_of(marks, deductions))
     if late:
         deductions.append(late)
     errors = errors + problems + [
@@ -117,7 +118,7 @@ def remark(pack: Pack, stored: SubmissionResult, submission: Submission,
     automatic = [replace(mark, earned=mark.earned if mark.automatic is None else mark.automatic)
                  for mark in stored.criteria]
     deductions = deductions_for(stored.violations)
-    late = late_deduction(pack, submission.submitted_at, options.due,
+    late = late_deduction(pack, submission.submitted_at, submission.due or options.due,
                           total_of(automatic, deductions))
     deductions += [late] if late else []
     if deductions == stored.deductions:

@@ -92,6 +92,7 @@ class BatchRequest:
     write_index: bool = True
     roster: Roster | None = None  # --roster: names, e-mails; its people with no submission
     times: Mapping[str, datetime] | None = None  # --times (wins over the export's times)
+    extensions: Mapping[str, datetime] | None = None  # --extensions: students' own due dates
     zone: tzinfo | None = None  # for the export's zone-less times (default: the due date's)
     layout: str = "plain"
     intake_notes: list[str] = field(default_factory=list)  # export-level: what was not placed
@@ -165,7 +166,7 @@ def _graded(request: BatchRequest, route: Route, isolation: Isolation) -> BatchO
         root=pack.root,
     )
     settled = intake(pack, [_found(s) for s in request.sources], roster=request.roster,
-                     times=request.times, zone=zone)
+                     times=request.times, zone=zone, extensions=request.extensions)
     with route.opened(pack.id, options, len(settled.found)) as ready:
         return _graded_on(request, ready, options, settled)
 

@@ -71,9 +71,10 @@ SESSION_FLAGS = ("-p", "no:terminal", "-p", "no:xdist", "-p", "no:xdist.looponfa
 def intake(
     pack: Pack, found: list[Found], *, roster: Roster | None,
     times: Mapping[str, datetime] | None, zone: tzinfo | None,
+    extensions: Mapping[str, datetime] | None = None,
 ) -> Settled:
-    """What the export holds, each submission with its roster name and time settled."""
-    settled = settle(pack, found, roster=roster, times=times, zone=zone)
+    """What the export holds, each submission with its roster name, time and due settled."""
+    settled = settle(pack, found, roster=roster, times=times, zone=zone, extensions=extensions)
     for item in settled.found:
         log.info("intake: %s from %s", item.id or student_id(item.source), item.source.name)
     for person in settled.missing:
@@ -102,7 +103,8 @@ def prepare_all(pack: Pack, found: list[Found], work_root: Path) -> Prepared:
         prepared.identities[name] = item
         try:
             submission = prepare(item.source, pack, work_root / str(index), student=name,
-                                 notes=item.notes, submitted_at=item.submitted_at)
+                                 notes=item.notes, submitted_at=item.submitted_at,
+                                 due=item.due)
         except Exception:  # noqa: BLE001 - a grader bug must not stop the batch
             log.exception("prepare: %s could not be prepared", name)
             prepared.failed[name] = ("could not prepare this submission (grader bug):\n"

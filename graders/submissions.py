@@ -48,6 +48,7 @@ class Submission:
     files: dict[str, str] = field(default_factory=dict)
     problems: list[Violation] = field(default_factory=list)
     submitted_at: datetime | None = None
+    due: datetime | None = None  # the student's own due date (an extension); else the batch's
     digest: str = ""
     helpers: list[str] = field(default_factory=list)  # the student's own extra .py modules
     aliases: dict[str, str] = field(default_factory=dict)  # graded name -> name handed in
@@ -150,19 +151,21 @@ def _siblings(source: Path) -> list[Path]:
 def prepare(
     source: Path, pack: Pack, work_root: Path, *, student: str | None = None,
     notes: Sequence[str] = (), submitted_at: datetime | None = None,
+    due: datetime | None = None,
 ) -> Submission:
     """Collect, decode and check the student's files; build the workspace.
 
     ``student`` is the id the intake gave (default: the folder name or zip stem), ``notes``
     what the intake has to say about this submission (shown in its report, 0 points), and
-    ``submitted_at`` the time from the LMS export or the instructor's ``--times`` file. A
+    ``submitted_at`` the time from the LMS export or the instructor's ``--times`` file, ``due``
+    the student's own due date (``--extensions``). A
     ``submission_meta.json`` the student hands in is ignored and named as ignored: a student
     never gives their own submission time.
     """
     student_id_ = student or student_id(source)
     submission = Submission(
         id=student_id_, source=source, workspace=work_root / slugify(student_id_),
-        submitted_at=submitted_at,
+        submitted_at=submitted_at, due=due,
     )
     submission.problems += [Violation(rule="intake", file="", message=note) for note in notes]
     spec = pack.declaration.submission

@@ -9,6 +9,10 @@ its line, before anyone is graded: a time without a timezone cannot be compared 
 date, and a name no submission has is most likely a typo that would leave someone on time.
 A student's own files never give a time (``submission_meta.json`` is ignored).
 
+``grade --extensions FILE`` (header ``student,due``, the same ids and ISO 8601 times with a
+zone) gives a student a due date of their own: an extension, or an accommodation. The late rule
+then counts from it, and the student's report says so.
+
 The samples of a pack take their times from ``fixtures/<id>/times.csv`` the same way.
 """
 
@@ -21,14 +25,16 @@ from pathlib import Path
 from graders.errors import GraderError
 
 COLUMNS = ("student", "submitted_at")
+EXTENSION_COLUMNS = ("student", "due")
 
 
 class InstructorTimes(dict[str, datetime]):
-    """Submission times by student (a dict), remembering the line each came from."""
+    """Times by student (a dict), remembering the file's option and the line each came from."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, option: str = "--times") -> None:
         super().__init__()
         self.path = path
+        self.option = option
         self.lines: dict[str, int] = {}
 
     def check_known(self, known: set[str]) -> None:
@@ -36,40 +42,48 @@ class InstructorTimes(dict[str, datetime]):
         for student, line in sorted(self.lines.items(), key=lambda item: item[1]):
             if student not in known:
                 raise GraderError(
-                    f"--times {self.path}, line {line}: no submission is called {student!r} "
+                    f"{self.option} {self.path}, line {line}: no submission is called {student!r} "
                     "(use the id grading shows, or the LMS id)"
                 )
 
 
 def load_times(path: Path) -> InstructorTimes:
     """Each student's submission time from ``path``; GraderError names the line at fault."""
+    return _load(path, "--times", COLUMNS)
+
+
+def load_extensions(path: Path) -> InstructorTimes:
+    """Each listed student's own due date from ``path`` (``student,due``)."""
+    return _load(path, "--extensions", EXTENSION_COLUMNS)
+
+
+def _load(path: Path, option: str, columns: tuple[str, str]) -> InstructorTimes:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise GraderError(f"--times {path}: cannot be read ({exc})") from None
+        raise GraderError(f"{option} {path}: cannot be read ({exc})") from None
     rows = csv.reader(text.splitlines())
     header = [cell.strip().lower() for cell in next(rows, [])]
-    if tuple(header[:2]) != COLUMNS:
+    if tuple(header[:2]) != columns:
         raise GraderError(
-            f"--times {path}, line 1: the header must be `student,submitted_at` (got "
+            f"{option} {path}, line 1: the header must be `{','.join(columns)}` (got "
             f"`{','.join(header)}`)"
         )
-    times = InstructorTimes(path)
+    times = InstructorTimes(path, option)
     for number, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue
-        student, when = _parse_row(path, number, row, times)
+        student, when = _parse_row(f"{option} {path}, line {number}", row, times, columns)
         times[student] = when
         times.lines[student] = number
     return times
 
 
 def _parse_row(
-    path: Path, number: int, row: list[str], seen: dict[str, datetime]
+    where: str, row: list[str], seen: dict[str, datetime], columns: tuple[str, str]
 ) -> tuple[str, datetime]:
-    where = f"--times {path}, line {number}"
     if len(row) < 2 or not row[0].strip():
-        raise GraderError(f"{where}: expected `student,submitted_at`, got `{','.join(row)}`")
+        raise GraderError(f"{where}: expected `{','.join(columns)}`, got `{','.join(row)}`")
     student, text = row[0].strip(), row[1].strip()
     if student in seen:
         raise GraderError(f"{where}: {student!r} has a time already")

@@ -23,7 +23,7 @@ from graders.intake.roster import load_roster
 from graders.pack import project_root
 from graders.report import ReportWriter
 from graders.sandbox import Isolation
-from graders.times import load_times
+from graders.times import load_extensions, load_times
 
 MAX_JOBS = 64
 
@@ -77,6 +77,9 @@ def default_jobs() -> int:
               help="The LMS's gradebook CSV: names, e-mails, and a row for who did not submit.")
 @click.option("--times", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CSV `student,submitted_at` (ISO 8601 with a zone): submission times.")
+@click.option("--extensions", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="CSV `student,due` (ISO 8601 with a zone): a due date of a student's own "
+              "(an extension); the late rule counts from it.")
 @click.option("--timezone", "zone_name",
               help="Zone of the export's zone-less times (e.g. America/Toronto) "
               "[default: the pack's [course] timezone, else the due date's offset].")
@@ -100,6 +103,7 @@ def command(
     layout: str | None,
     roster: Path | None,
     times: Path | None,
+    extensions: Path | None,
     zone_name: str | None,
     gradebook_url: str | None,
     verbose: bool,
@@ -111,17 +115,17 @@ def command(
     for note in people.notes if people else []:
         console.console.print(f"[yellow]Note:[/] {escape(note)}")
     instructor_times = load_times(times) if times else None
+    own_due = load_extensions(extensions) if extensions else None
     zone = _zone(zone_name)
     access = _cluster_access(cluster, cluster_certs, insecure_cluster, isolation)
     code = EXIT_OK
     where = gradebook.Where(gradebook_url, gradebook.reports_root(out))
     with tempfile.TemporaryDirectory(prefix="grade-intake-") as stage:
         batches = batches_in(paths, assignment, layout, Path(stage))
-        if instructor_times is not None:
-            instructor_times.check_known(
-                {f.id for _, i in batches for f in i.found}
-                | {f.lms_id for _, i in batches for f in i.found}
-            )
+        for given in (instructor_times, own_due):
+            if given is not None:
+                given.check_known({f.id for _, i in batches for f in i.found}
+                                  | {f.lms_id for _, i in batches for f in i.found})
         for pack, intake in batches:
             target = out or project_root() / "reports" / pack.id
             request = BatchRequest(
@@ -129,6 +133,7 @@ def command(
                 fresh=fresh, due=due, isolation=Isolation(isolation) if isolation else None,
                 jobs=jobs or default_jobs(), cluster=access, roster=people,
                 times=dict(instructor_times) if instructor_times is not None else None,
+                extensions=dict(own_due) if own_due is not None else None,
                 zone=zone, layout=intake.layout, intake_notes=intake.notes, verbose=verbose,
             )
             if not grade_one(request, intake, where):

@@ -30,11 +30,13 @@ class Settled:
 def settle(
     pack: Pack, found: list[Found], *, roster: Roster | None = None,
     times: Mapping[str, datetime] | None = None, zone: tzinfo | None = None,
+    extensions: Mapping[str, datetime] | None = None,
 ) -> Settled:
-    """``found`` with roster names, times and online text settled (GraderError at start-up
-    for a ``--times`` line naming nobody)."""
-    if isinstance(times, InstructorTimes):
-        times.check_known({f.id for f in found} | {f.lms_id for f in found})
+    """``found`` with roster names, times, own due dates and online text settled
+    (GraderError at start-up for a ``--times`` or ``--extensions`` line naming nobody)."""
+    for given_file in (times, extensions):
+        if isinstance(given_file, InstructorTimes):
+            given_file.check_known({f.id for f in found} | {f.lms_id for f in found})
     given = {id(item): (times or {}).get(item.id) or (times or {}).get(item.lms_id)
              for item in found}
     settled = Settled(found)
@@ -48,8 +50,17 @@ def settle(
             item.lms["time_from"] = "--times"
         elif item.submitted_at is not None and item.submitted_at.tzinfo is None:
             _localise(item, zone)
+        _extend(item, extensions or {})
         _online_text(item, pack)
     return settled
+
+
+def _extend(item: Found, extensions: Mapping[str, datetime]) -> None:
+    due = extensions.get(item.id) or extensions.get(item.lms_id)
+    if due is not None:
+        item.due = due
+        item.notes.append(f"due {due:%Y-%m-%d %H:%M %z} for this student (an extension, from "
+                          "--extensions): the late rule counts from it")
 
 
 def _flag_shared_ids(found: list[Found]) -> None:

@@ -227,7 +227,8 @@ def test_relative_names_come_from_the_deepest_root_holding_the_path():
 
 @pytest.fixture(scope="module")
 def tippy_runs(tmp_path_factory: pytest.TempPathFactory):
-    """A tippy class graded twice through `grade --times`, with two due dates."""
+    """A tippy class graded twice through `grade --times`, with two due dates, then a third
+    time under the second with an extension for late_2h10 (`--extensions`)."""
     tmp = tmp_path_factory.mktemp("tippy")
     batch = tmp / "batch"
     samples = TIPPY.fixtures_dir / "submissions"
@@ -245,11 +246,14 @@ def tippy_runs(tmp_path_factory: pytest.TempPathFactory):
     times = tmp / "times.csv"
     times.write_text("student,submitted_at\nlate_2h10,2015-03-06T00:10:00-05:00\n"
                      "liar,2015-03-06T00:10:00-05:00\n")
+    extended = tmp / "extensions.csv"
+    extended.write_text("student,due\nlate_2h10,2015-03-06T01:00:00-05:00\n")
     out = tmp / "reports"
     codes, rows, logs = [], [], []
-    for due in ("2015-03-05T22:00:00-0500", "2015-03-05T23:30:00-0500"):
+    for due, more in (("2015-03-05T22:00:00-0500", []), ("2015-03-05T23:30:00-0500", []),
+                      ("2015-03-05T23:30:00-0500", ["--extensions", str(extended)])):
         codes.append(main([str(batch), "-a", "tippy", "--out", str(out), "--due", due,
-                           "--times", str(times)]))
+                           "--times", str(times), *more]))
         rows.append(_rows(out))
         logs.append((out / "grade.log").read_text(encoding="utf-8"))
     return codes, rows, out, logs
@@ -258,7 +262,7 @@ def tippy_runs(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.long  # tippy_runs grades a class twice
 def test_one_pathological_file_cannot_stop_the_class(tippy_runs):
     # issue 13 "done when": the correct student gets 100, the other one a row with a reason.
-    _, (rows, _), out, _ = tippy_runs
+    _, (rows, *_), out, _ = tippy_runs
     assert set(rows) == {"correct", "late_2h10", "liar", "long_sum"}
     assert rows["correct"]["total"] == "100" and rows["correct"]["status"] == "graded"
     stored = json.loads((out / "students" / "long_sum.json").read_text())
@@ -268,8 +272,8 @@ def test_one_pathological_file_cannot_stop_the_class(tippy_runs):
 
 def test_a_rerun_with_another_due_date_changes_the_late_deduction(tippy_runs):
     # issue 13 point 4: the old key left the due date out and kept the old deduction.
-    codes, (first, second), _, (_, log) = tippy_runs
-    assert codes == [0, 0]
+    codes, (first, second, _), _, (_, log, _) = tippy_runs
+    assert codes == [0, 0, 0]
     assert first["late_2h10"]["total"] == "85"  # 2 h 10 min late: 3 started hours x 5 %
     assert second["late_2h10"]["total"] == "95"  # 40 min late: 1 started hour
     assert second["correct"]["total"] == "100"
@@ -281,9 +285,32 @@ def test_a_rerun_with_another_due_date_changes_the_late_deduction(tippy_runs):
                               ("long_sum", "")], log
 
 
+def test_an_extension_moves_that_students_due_date_only(tippy_runs):
+    """`--extensions` gives late_2h10 until 1 a.m.: on time by its own due date, and its
+    report says why (a note, so that student is graded again); the liar, late by the batch's
+    due date, keeps its deduction and its stored result."""
+    codes, (_, second, third), out, (_, _, log) = tippy_runs
+    assert codes[2] == 0 and third["late_2h10"]["total"] == "100"
+    assert third["liar"]["total"] == second["liar"]["total"] == "95"
+    assert "reuse: liar: unchanged since" in log and "reuse: late_2h10" not in log
+    stored = json.loads((out / "students" / "late_2h10.json").read_text())
+    assert not stored["deductions"]
+    assert any("an extension, from --extensions" in v["message"] for v in stored["violations"])
+
+
+def test_an_extensions_file_naming_nobody_is_refused_at_start_up(tmp_path: Path, capsys):
+    batch = _batch(tmp_path, "correct")
+    extended = tmp_path / "extensions.csv"
+    extended.write_text("student,due\nnobody,2015-03-06T01:00:00-05:00\n")
+    assert main([str(batch), "-a", "tippy", "--out", str(tmp_path / "r"),
+                 "--extensions", str(extended)]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"--extensions {extended}, line 2: no submission is called 'nobody'" in said
+
+
 def test_a_students_own_time_file_is_ignored_named_and_cannot_change_the_deduction(tippy_runs):
     # issue 15 point 3: the zip claims an on-time hand-in; --times says 2 h 10 min late.
-    _, (first, second), out, _ = tippy_runs
+    _, (first, second, _), out, _ = tippy_runs
     assert first["liar"]["total"] == "85" and second["liar"]["total"] == "95"
     stored = json.loads((out / "students" / "liar.json").read_text())
     ignored = [v for v in stored["violations"] if v["rule"] == "ignored-file"]

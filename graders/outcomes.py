@@ -13,11 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from graders import PACKAGE_DIR
+from graders.checks import title_of
 from graders.consensus import SharedLines
 from graders.environment import module_notes
 from graders.intake.base import Found
@@ -203,6 +205,27 @@ def missing(pack: Pack, person: Person, options: GradeOptions, name: str,
                   if v}
     if kind:
         result.lms.update({"roster": kind, "roster_id": person.lms_id})
+    return result
+
+
+def team_copy(team_result: SubmissionResult, person: Person, name: str, kind: str,
+              team: str) -> SubmissionResult:
+    """The row of ``person``, who handed in nothing of their own: their team's submission's
+    result under their name and ids, and says so (``--teams``)."""
+    result = deepcopy(team_result)
+    result.student = name
+    result.lms_id, result.display_name, result.email = (
+        person.lms_id, person.display_name or person.lms_id, person.email)
+    result.lms = {k: v for k, v in (("sis_id", person.sis_id), ("username", person.username))
+                  if v}
+    if kind:
+        result.lms.update({"roster": kind, "roster_id": person.lms_id})
+    result.lms.update({"team": team, "graded_with": team_result.student})
+    result.overrides = []  # a TA's override of the team's row is that row's
+    result.violations.append(ViolationRecord(
+        rule="intake", title=title_of("intake"), file="",
+        message=f"Graded with {team_result.student}'s submission: the one submission of team "
+        f"{team} (--teams); this student handed in nothing of their own."))
     return result
 
 

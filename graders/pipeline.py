@@ -46,6 +46,7 @@ from graders.intake.base import Found
 from graders.intake.people import Settled, missing_id
 from graders.intake.plain import single
 from graders.intake.roster import Person, Roster
+from graders.intake.teams import Teams
 from graders.outcomes import (
     BatchOutcome,
     GradeOptions,
@@ -57,6 +58,7 @@ from graders.outcomes import (
     identify,
     missing,
     remark,
+    team_copy,
 )
 from graders.pack import Pack
 from graders.report import ReportWriter, similar
@@ -93,6 +95,7 @@ class BatchRequest:
     roster: Roster | None = None  # --roster: names, e-mails; its people with no submission
     times: Mapping[str, datetime] | None = None  # --times (wins over the export's times)
     extensions: Mapping[str, datetime] | None = None  # --extensions: students' own due dates
+    teams: Teams | None = None  # --teams: members who get their team's submission's mark
     zone: tzinfo | None = None  # for the export's zone-less times (default: the due date's)
     layout: str = "plain"
     intake_notes: list[str] = field(default_factory=list)  # export-level: what was not placed
@@ -166,7 +169,8 @@ def _graded(request: BatchRequest, route: Route, isolation: Isolation) -> BatchO
         root=pack.root,
     )
     settled = intake(pack, [_found(s) for s in request.sources], roster=request.roster,
-                     times=request.times, zone=zone, extensions=request.extensions)
+                     times=request.times, zone=zone, extensions=request.extensions,
+                     teams=request.teams)
     with route.opened(pack.id, options, len(settled.found)) as ready:
         return _graded_on(request, ready, options, settled)
 
@@ -188,9 +192,11 @@ def _graded_on(request: BatchRequest, route: Route, options: GradeOptions,
                              feedback, prints)
         finally:
             shutil.rmtree(work_root, ignore_errors=True)
-        for person in settled.missing:
-            row = missing(pack, person, options, _unique_among(person, outcome),
-                          request.roster.kind if request.roster else "")
+        kind = request.roster.kind if request.roster else ""
+        for person, team in [*((p, "") for p in settled.missing), *settled.team]:
+            name = _unique_among(person, outcome)
+            row = (team_copy(_of_team(outcome, team), person, name, kind, team) if team
+                   else missing(pack, person, options, name, kind))
             if writer:
                 writer.write_student(row)
             outcome.results.append(row)
@@ -288,6 +294,10 @@ def _hand_out(
     """The submissions to grade, handed to the route (written there when ``writing`` says
     where): the one place every graded submission passes."""
     return route.grade(request.pack.id, pending, options, writing)
+
+
+def _of_team(outcome: BatchOutcome, team: str) -> SubmissionResult:
+    return next(r for r in outcome.results if r.lms.get("team") == team)
 
 
 def _unique_among(person: Person, outcome: BatchOutcome) -> str:

@@ -41,6 +41,7 @@ from graders.gradelog import SafeRecords
 from graders.intake.base import Found
 from graders.intake.people import Settled, settle
 from graders.intake.roster import Roster
+from graders.intake.teams import Teams
 from graders.outcomes import GradeOptions, broken, grading_key, identify, mark
 from graders.pack import PACKS_DIR, Pack, get_pack
 from graders.plugin import GradingPlugin, GradingState
@@ -71,10 +72,11 @@ SESSION_FLAGS = ("-p", "no:terminal", "-p", "no:xdist", "-p", "no:xdist.looponfa
 def intake(
     pack: Pack, found: list[Found], *, roster: Roster | None,
     times: Mapping[str, datetime] | None, zone: tzinfo | None,
-    extensions: Mapping[str, datetime] | None = None,
+    extensions: Mapping[str, datetime] | None = None, teams: Teams | None = None,
 ) -> Settled:
     """What the export holds, each submission with its roster name, time and due settled."""
-    settled = settle(pack, found, roster=roster, times=times, zone=zone, extensions=extensions)
+    settled = settle(pack, found, roster=roster, times=times, zone=zone, extensions=extensions,
+                     teams=teams)
     for item in settled.found:
         log.info("intake: %s from %s", item.id or student_id(item.source), item.source.name)
     for person in settled.missing:

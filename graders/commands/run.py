@@ -20,6 +20,7 @@ from graders.commands import EXIT_FAILED, EXIT_OK, register
 from graders.intake import Intake, layouts
 from graders.intake.grouped import batches_in
 from graders.intake.roster import load_roster
+from graders.intake.teams import load_teams
 from graders.pack import project_root
 from graders.report import ReportWriter
 from graders.sandbox import Isolation
@@ -80,6 +81,9 @@ def default_jobs() -> int:
 @click.option("--extensions", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CSV `student,due` (ISO 8601 with a zone): a due date of a student's own "
               "(an extension); the late rule counts from it.")
+@click.option("--teams", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="CSV `student,team`: a member with no submission of their own gets their "
+              "team's one submission's mark.")
 @click.option("--timezone", "zone_name",
               help="Zone of the export's zone-less times (e.g. America/Toronto) "
               "[default: the pack's [course] timezone, else the due date's offset].")
@@ -104,6 +108,7 @@ def command(
     roster: Path | None,
     times: Path | None,
     extensions: Path | None,
+    teams: Path | None,
     zone_name: str | None,
     gradebook_url: str | None,
     verbose: bool,
@@ -116,6 +121,7 @@ def command(
         console.console.print(f"[yellow]Note:[/] {escape(note)}")
     instructor_times = load_times(times) if times else None
     own_due = load_extensions(extensions) if extensions else None
+    team_file = load_teams(teams) if teams else None
     zone = _zone(zone_name)
     access = _cluster_access(cluster, cluster_certs, insecure_cluster, isolation)
     code = EXIT_OK
@@ -133,7 +139,7 @@ def command(
                 fresh=fresh, due=due, isolation=Isolation(isolation) if isolation else None,
                 jobs=jobs or default_jobs(), cluster=access, roster=people,
                 times=dict(instructor_times) if instructor_times is not None else None,
-                extensions=dict(own_due) if own_due is not None else None,
+                extensions=dict(own_due) if own_due is not None else None, teams=team_file,
                 zone=zone, layout=intake.layout, intake_notes=intake.notes, verbose=verbose,
             )
             if not grade_one(request, intake, where):

@@ -1,7 +1,8 @@
 """Before grading: who each submission is, and when it was handed in.
 
 :func:`settle` applies the roster (names, e-mails, SIS ids; who has no submission), the
-instructor's ``--times`` file (which wins over the export), and the zone for the export's
+instructor's ``--times`` file (which wins over the export), ``--extensions`` and ``--teams``
+(:mod:`graders.intake.teams`), and the zone for the export's
 zone-less times (Brightspace folder dates, Moodle's worksheet), and writes online text as the
 assignment's file. It never reads a student's files for any of this.
 """
@@ -14,6 +15,7 @@ from datetime import datetime, tzinfo
 
 from graders.intake.base import Found, named
 from graders.intake.roster import Person, Roster
+from graders.intake.teams import Teams, form_teams
 from graders.pack import Pack
 from graders.times import InstructorTimes
 
@@ -25,12 +27,13 @@ class Settled:
     found: list[Found]
     missing: list[Person] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    team: list[tuple[Person, str]] = field(default_factory=list)  # who gets a team's mark
 
 
 def settle(
     pack: Pack, found: list[Found], *, roster: Roster | None = None,
     times: Mapping[str, datetime] | None = None, zone: tzinfo | None = None,
-    extensions: Mapping[str, datetime] | None = None,
+    extensions: Mapping[str, datetime] | None = None, teams: Teams | None = None,
 ) -> Settled:
     """``found`` with roster names, times, own due dates and online text settled
     (GraderError at start-up for a ``--times`` or ``--extensions`` line naming nobody)."""
@@ -43,6 +46,8 @@ def settle(
     _flag_shared_ids(found)
     if roster is not None:
         _apply_roster(roster, settled)
+    if teams is not None:
+        settled.team = form_teams(teams, found, settled.missing, roster is not None)
     for item in found:
         when = given[id(item)]
         if when is not None:

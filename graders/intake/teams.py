@@ -1,0 +1,104 @@
+"""``grade --teams FILE``: team work, handed in once, marked for every member.
+
+A team assignment (a handout that says "teams of 4 students ... the team leader [uploads] all
+required files from her/his account") leaves the other members with no submission in the
+export: each was a 0 row ("no submission") in the reports and in the LMS file. The instructor's
+CSV ``student,team`` names each member (an id grading shows, an LMS id, or a roster row's id,
+SIS id or user name) and a team label. A member with no submission of their own gets their
+team's one submission's mark, and both reports say so. A team with two submissions gives its
+other members nothing: the instructor must say which counts. With ``--roster`` a member who is
+neither a submission nor a roster row is most likely a typo, and stops ``grade`` at start-up,
+naming the line; without one, such a member gets a row under the name given.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graders.errors import GraderError
+from graders.intake.base import Found
+from graders.intake.roster import Person
+
+COLUMNS = ("student", "team")
+
+
+@dataclass
+class Teams:
+    """Members by team label, with the line each member came from."""
+
+    path: Path
+    members: dict[str, list[str]] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def load_teams(path: Path) -> Teams:
+    """The teams of ``path``; GraderError names the line at fault."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GraderError(f"--teams {path}: cannot be read ({exc})") from None
+    rows = csv.reader(text.splitlines())
+    header = [cell.strip().lower() for cell in next(rows, [])]
+    if tuple(header[:2]) != COLUMNS:
+        raise GraderError(f"--teams {path}, line 1: the header must be `student,team` (got "
+                          f"`{','.join(header)}`)")
+    teams = Teams(path)
+    for number, row in enumerate(rows, start=2):
+        cells = [cell.strip() for cell in row]
+        if not any(cells):
+            continue
+        if len(cells) < 2 or not cells[0] or not cells[1]:
+            raise GraderError(f"--teams {path}, line {number}: expected `student,team`, got "
+                              f"`{','.join(row)}`")
+        if cells[0] in teams.lines:
+            raise GraderError(f"--teams {path}, line {number}: {cells[0]!r} is in a team already "
+                              f"(line {teams.lines[cells[0]]})")
+        teams.members.setdefault(cells[1], []).append(cells[0])
+        teams.lines[cells[0]] = number
+    return teams
+
+
+def _keys(item: Found) -> set[str]:
+    return {item.id, item.lms_id, *(item.lms.get(key, "") for key in
+                                    ("sis_id", "username", "roster_id"))} - {""}
+
+
+def _person_keys(person: Person) -> set[str]:
+    return {person.lms_id, person.sis_id, person.username} - {""}
+
+
+def form_teams(teams: Teams, found: list[Found], missing: list[Person],
+               roster_given: bool) -> list[tuple[Person, str]]:
+    """The members who get their team's mark, as ``(person, team)``; taken out of
+    ``missing``. The one submission of each such team is tagged ``lms["team"]``."""
+    copies: list[tuple[Person, str]] = []
+    for label, members in teams.members.items():
+        handed = [item for item in found if _keys(item) & set(members)]
+        absent = [person for person in missing if _person_keys(person) & set(members)]
+        known = set().union(*map(_keys, handed), *map(_person_keys, absent))
+        for member in members:
+            if member in known:
+                continue
+            if roster_given:
+                raise GraderError(f"--teams {teams.path}, line {teams.lines[member]}: no "
+                                  f"submission or roster row is called {member!r}")
+            absent.append(Person(member))
+        if len(handed) > 1:
+            for item in handed:
+                item.notes.append(f"team {label} (--teams) has {len(handed)} submissions: its "
+                                  "members without one were given no mark; say which counts")
+            continue
+        if not handed or not absent:
+            continue
+        [item] = handed
+        item.lms["team"] = label
+        names = ", ".join(person.display_name or person.lms_id for person in absent)
+        item.notes.append(f"team {label} (--teams): also the mark of {names}, who handed in "
+                          "nothing of their own")
+        for person in absent:
+            if person in missing:
+                missing.remove(person)
+            copies.append((person, label))
+    return copies

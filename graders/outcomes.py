@@ -211,7 +211,9 @@ def missing(pack: Pack, person: Person, options: GradeOptions, name: str,
 def team_copy(team_result: SubmissionResult, person: Person, name: str, kind: str,
               team: str) -> SubmissionResult:
     """The row of ``person``, who handed in nothing of their own: their team's submission's
-    result under their name and ids, and says so (``--teams``)."""
+    result under their name and ids, and says so (``--teams``). A TA's override is a row's
+    own (a handout may mark members apart, on their part in the demo): one of the team's row
+    is not this row's."""
     result = deepcopy(team_result)
     result.student = name
     result.lms_id, result.display_name, result.email = (
@@ -220,12 +222,16 @@ def team_copy(team_result: SubmissionResult, person: Person, name: str, kind: st
                   if v}
     if kind:
         result.lms.update({"roster": kind, "roster_id": person.lms_id})
+    # No layout of the team's row: a member's id from the teams file is no LMS's own id, so an
+    # LMS export takes this row only by the roster's (without one it refuses, naming it).
     result.lms.update({"team": team, "graded_with": team_result.student})
     result.overrides = []  # a TA's override of the team's row is that row's
     result.violations.append(ViolationRecord(
         rule="intake", title=title_of("intake"), file="",
         message=f"Graded with {team_result.student}'s submission: the one submission of team "
-        f"{team} (--teams); this student handed in nothing of their own."))
+        f"{team} (--teams); this student handed in nothing of their own. A TA's change to "
+        f"{team_result.student}'s mark is not this row's: make it here too where it is the "
+        "team's."))
     return result
 
 

@@ -193,12 +193,17 @@ def _graded_on(request: BatchRequest, route: Route, options: GradeOptions,
         finally:
             shutil.rmtree(work_root, ignore_errors=True)
         kind = request.roster.kind if request.roster else ""
-        for person, team in [*((p, "") for p in settled.missing), *settled.team]:
-            name = _unique_among(person, outcome)
-            row = (team_copy(_of_team(outcome, team), person, name, kind, team) if team
-                   else missing(pack, person, options, name, kind))
+        for person in settled.missing:
+            row = missing(pack, person, options, _unique_among(person, outcome), kind)
             if writer:
                 writer.write_student(row)
+            outcome.results.append(row)
+        for person, team in settled.team:
+            row = team_copy(_of_team(outcome, team), person, _unique_among(person, outcome),
+                            kind, team)
+            log.info("team: %s gets the mark of %s (team %s)", row.student,
+                     row.lms["graded_with"], team)
+            outcome.grader_errors.extend(write(row, writer, feedback))
             outcome.results.append(row)
         outcome.results.sort(key=lambda r: r.student.lower())
         if writer and request.write_index:
@@ -316,7 +321,8 @@ def _write_intake(request: BatchRequest, absent: list[Person], outcome: BatchOut
         "roster": request.roster.kind if request.roster else None,
         "roster_columns": request.roster.columns if request.roster else [],
         "missing": [missing_id(person) for person in absent],
-        "submissions": sum(r.status != "missing" for r in outcome.results),
+        "submissions": sum(r.status != "missing" and "graded_with" not in r.lms
+                           for r in outcome.results),
     }
     write_atomic(request.out_dir / "intake.json", json.dumps(summary, indent=1))
 

@@ -48,7 +48,7 @@ class Submission:
     files: dict[str, str] = field(default_factory=dict)
     problems: list[Violation] = field(default_factory=list)
     submitted_at: datetime | None = None
-    due: datetime | None = None  # the student's own due date (an extension); else the batch's
+    due: datetime | None = None  # the student's own due date (an extension); None: the batch's
     digest: str = ""
     helpers: list[str] = field(default_factory=list)  # the student's own extra .py modules
     aliases: dict[str, str] = field(default_factory=dict)  # graded name -> name handed in
@@ -246,9 +246,9 @@ def _pick(
                 f"by name); other copies with different contents were handed in too ({listed}) "
                 "and were not graded"))
         return chosen
-    if name == pack.declaration.submission.entry_program:  # the handout names no file: a
-        return _pick_program(name, raw, submission, pack)  # case variant is just another name
     candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
+    if name == pack.declaration.submission.entry_program:  # the handout names no file
+        return _pick_program(name, raw, submission, pack, near=candidates)
     if len(candidates) == 1:
         found = candidates[0]
         submission.problems.append(
@@ -308,9 +308,15 @@ def _class_home(name: str, raw: dict[str, bytes], pack: Pack) -> tuple[str, str]
 
 
 def _pick_program(
-    name: str, raw: dict[str, bytes], submission: Submission, pack: Pack
+    name: str, raw: dict[str, bytes], submission: Submission, pack: Pack, near: list[str]
 ) -> str | None:
+    """The student's program where the handout names no file: one file named like the graded
+    name (``PNT.py``, whatever it reads its arguments with), else the one reading ``sys.argv``
+    (:func:`~graders.extras.find_program`); either way a program-file notice, never a wrong
+    file name."""
     chosen, rest = find_program(raw, pack.declaration.locked.files)
+    if len(near) == 1:
+        chosen, rest = near[0], [path for path in [chosen, *rest] if path not in (None, near[0])]
     if chosen is None:
         submission.problems.append(problem(
             "missing-file", name,
@@ -366,8 +372,14 @@ def _build_workspace(submission: Submission, pack: Pack) -> None:
             _name_too_long(submission, name)
     for name, path in submission.aliases.items():
         original = workspace / PurePosixPath(path).name
-        if not original.exists():  # a program's own name stays importable beside its alias
-            original.write_bytes(_as_written(name, submission.files[name]))
+        # A program's own name stays importable beside its alias; one no disk takes is only
+        # the alias (the graded name holds the text).
+        try:
+            if not original.exists():
+                original.write_bytes(_as_written(name, submission.files[name]))
+        except OSError as exc:
+            if exc.errno != errno.ENAMETOOLONG:
+                raise
     for name in pack.declaration.locked.files:
         shutil.copyfile(pack.templates_dir / name, workspace / name)
 
@@ -383,7 +395,8 @@ def _name_too_long(submission: Submission, name: str) -> None:
     shown = name if len(name) <= 80 else f"{name[:40]}…{name[-30:]}"
     submission.problems.append(problem(
         "intake", shown, f"has a name too long for a file system ({len(os.fsencode(name))} "
-        "bytes; at most 255 a folder or file name): it was not graded. Give it a shorter name"))
+        "bytes; at most 255 in a folder or file name, and 4096 in all): it was not graded. "
+        "Give it a shorter name"))
 
 
 def _as_written(name: str, text: str) -> bytes:

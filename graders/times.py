@@ -19,6 +19,7 @@ The samples of a pack take their times from ``fixtures/<id>/times.csv`` the same
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -57,7 +58,11 @@ def load_extensions(path: Path) -> InstructorTimes:
     return _load(path, "--extensions", EXTENSION_COLUMNS)
 
 
-def _load(path: Path, option: str, columns: tuple[str, str]) -> InstructorTimes:
+def instructor_rows(path: Path, option: str,
+                    columns: tuple[str, str]) -> Iterator[tuple[str, int, str, str]]:
+    """``(where, line, first, second)`` for each row of an instructor's two-column CSV
+    (``--times``, ``--extensions``, ``--teams``), blank rows skipped; GraderError names the
+    file, the line and what was expected."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -69,24 +74,27 @@ def _load(path: Path, option: str, columns: tuple[str, str]) -> InstructorTimes:
             f"{option} {path}, line 1: the header must be `{','.join(columns)}` (got "
             f"`{','.join(header)}`)"
         )
-    times = InstructorTimes(path, option)
     for number, row in enumerate(rows, start=2):
-        if not any(cell.strip() for cell in row):
+        cells = [cell.strip() for cell in row]
+        if not any(cells):
             continue
-        student, when = _parse_row(f"{option} {path}, line {number}", row, times, columns)
-        times[student] = when
+        where = f"{option} {path}, line {number}"
+        if len(cells) < 2 or not cells[0] or not cells[1]:
+            raise GraderError(f"{where}: expected `{','.join(columns)}`, got `{','.join(row)}`")
+        yield where, number, cells[0], cells[1]
+
+
+def _load(path: Path, option: str, columns: tuple[str, str]) -> InstructorTimes:
+    times = InstructorTimes(path, option)
+    for where, number, student, text in instructor_rows(path, option, columns):
+        if student in times:
+            raise GraderError(f"{where}: {student!r} has a time already")
+        times[student] = _parsed(where, text)
         times.lines[student] = number
     return times
 
 
-def _parse_row(
-    where: str, row: list[str], seen: dict[str, datetime], columns: tuple[str, str]
-) -> tuple[str, datetime]:
-    if len(row) < 2 or not row[0].strip():
-        raise GraderError(f"{where}: expected `{','.join(columns)}`, got `{','.join(row)}`")
-    student, text = row[0].strip(), row[1].strip()
-    if student in seen:
-        raise GraderError(f"{where}: {student!r} has a time already")
+def _parsed(where: str, text: str) -> datetime:
     try:
         when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
@@ -96,4 +104,4 @@ def _parse_row(
             f"{where}: {text!r} has no timezone; write it with an offset, e.g. "
             f"{text}-05:00 or {text}Z"
         )
-    return student, when
+    return when

@@ -19,6 +19,7 @@ from graders.cluster_access import ClusterAccess, check_access
 from graders.commands import EXIT_FAILED, EXIT_OK, register
 from graders.intake import Intake, layouts
 from graders.intake.grouped import batches_in
+from graders.intake.people import known_ids
 from graders.intake.roster import load_roster
 from graders.intake.teams import load_teams
 from graders.pack import project_root
@@ -128,10 +129,11 @@ def command(
     where = gradebook.Where(gradebook_url, gradebook.reports_root(out))
     with tempfile.TemporaryDirectory(prefix="grade-intake-") as stage:
         batches = batches_in(paths, assignment, layout, Path(stage))
-        for given in (instructor_times, own_due):
-            if given is not None:
-                given.check_known({f.id for _, i in batches for f in i.found}
-                                  | {f.lms_id for _, i in batches for f in i.found})
+        everyone = [f for _, i in batches for f in i.found]
+        if instructor_times is not None:
+            instructor_times.check_known(known_ids(everyone))
+        if own_due is not None:  # an extension may be for someone who has not handed in yet
+            own_due.check_known(known_ids(everyone, people))
         for pack, intake in batches:
             target = out or project_root() / "reports" / pack.id
             request = BatchRequest(

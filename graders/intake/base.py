@@ -41,7 +41,7 @@ class Found:
     display_name: str = ""
     email: str = ""
     submitted_at: datetime | None = None  # naive when the export gives no zone (see batch)
-    due: datetime | None = None  # the student's own due date (--extensions), else the batch's
+    due: datetime | None = None  # the student's own due date (--extensions); None: the batch's
     notes: list[str] = field(default_factory=list)  # shown in this student's report
     online_text: str | None = None  # text typed into the LMS instead of a file
     lms: dict[str, str] = field(default_factory=dict)  # layout's own facts (export name, ...)

@@ -36,12 +36,16 @@ def settle(
     extensions: Mapping[str, datetime] | None = None, teams: Teams | None = None,
 ) -> Settled:
     """``found`` with roster names, times, own due dates and online text settled
-    (GraderError at start-up for a ``--times`` or ``--extensions`` line naming nobody)."""
-    for given_file in (times, extensions):
-        if isinstance(given_file, InstructorTimes):
-            given_file.check_known({f.id for f in found} | {f.lms_id for f in found})
+    (GraderError at start-up for a ``--times`` or ``--extensions`` line naming nobody; an
+    extension may name a roster row with no submission yet)."""
+    if isinstance(times, InstructorTimes):
+        times.check_known(known_ids(found))
+    if isinstance(extensions, InstructorTimes):
+        extensions.check_known(known_ids(found, roster))
     given = {id(item): (times or {}).get(item.id) or (times or {}).get(item.lms_id)
              for item in found}
+    own_due = {id(item): (extensions or {}).get(item.id) or (extensions or {}).get(item.lms_id)
+               for item in found}  # by the export's ids, before the roster renames
     settled = Settled(found)
     _flag_shared_ids(found)
     if roster is not None:
@@ -55,13 +59,24 @@ def settle(
             item.lms["time_from"] = "--times"
         elif item.submitted_at is not None and item.submitted_at.tzinfo is None:
             _localise(item, zone)
-        _extend(item, extensions or {})
+        _extend(item, own_due[id(item)], extensions or {})
         _online_text(item, pack)
     return settled
 
 
-def _extend(item: Found, extensions: Mapping[str, datetime]) -> None:
-    due = extensions.get(item.id) or extensions.get(item.lms_id)
+def known_ids(found: list[Found], roster: Roster | None = None) -> set[str]:
+    """Every id an instructor's file may name a student by: the export's and, with a roster,
+    the roster's (its ids, SIS ids, user names, and the ids the reports show)."""
+    known = {f.id for f in found} | {f.lms_id for f in found}
+    for person in roster.people if roster else []:
+        known |= {person.lms_id, person.sis_id, person.username, missing_id(person)}
+    return known - {""}
+
+
+def _extend(item: Found, due: datetime | None, extensions: Mapping[str, datetime]) -> None:
+    """The student's own due date: named by the export's ids, or the roster's."""
+    for key in (item.id, *(item.lms.get(k, "") for k in ("roster_id", "sis_id", "username"))):
+        due = due or extensions.get(key)
     if due is not None:
         item.due = due
         item.notes.append(f"due {due:%Y-%m-%d %H:%M %z} for this student (an extension, from "

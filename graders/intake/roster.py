@@ -15,6 +15,7 @@ María José``, ``Van der Berg Pieter``).
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
@@ -77,20 +78,10 @@ def name_key(name: str) -> tuple[str, ...]:
 def load_roster(path: Path) -> Roster:
     """Read a roster; GraderError (at start-up) when the file or its header is not one."""
     notes: list[str] = []
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise GraderError(f"--roster {path}: cannot be read ({exc})") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:  # Excel's "CSV" on Windows: the LMS's UTF-8 re-saved as ANSI
-        text = data.decode("cp1252", errors="replace")
-        notes.append(f"--roster {path}: not UTF-8, read as Windows-1252 (as Excel saves CSV "
-                     "on Windows)")
+    text = _roster_text(path, notes)
     delimiter = _delimiter(text)
     if delimiter != ",":
-        notes.append(f"--roster {path}: cells separated by {DELIMITERS[delimiter]}, as "
-                     "Excel saves CSV where the decimal mark is a comma")
+        notes.append(f"--roster {path}: cells separated by {DELIMITERS[delimiter]}")
     lines = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:  # a line break inside a quoted cell stays in its cell, as a spreadsheet reads it
         rows = list(lines)
@@ -110,13 +101,34 @@ def load_roster(path: Path) -> Roster:
                       f"`{','.join(header)[:200]}`); see `grade layouts`")
 
 
-DELIMITERS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+DELIMITERS = {",": "commas",
+              ";": "semicolons, as Excel saves CSV where the decimal mark is a comma",
+              "\t": "tabs, as Excel saves \"Text\" and \"Unicode Text\""}
+
+
+def _roster_text(path: Path, notes: list[str]) -> str:
+    """The roster's text: UTF-8 as the LMS writes it, else what Excel saved it as (its
+    "Unicode Text", UTF-16; its "CSV" on Windows, Windows-1252), said in ``notes``."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise GraderError(f"--roster {path}: cannot be read ({exc})") from None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        notes.append(f"--roster {path}: UTF-16 (Excel's \"Unicode Text\"), read as such")
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        notes.append(f"--roster {path}: not UTF-8, read as Windows-1252 (as Excel saves CSV "
+                     "on Windows)")
+        return data.decode("cp1252", errors="replace")
 
 
 def _delimiter(text: str) -> str:
     """The separator of the header line: the one that splits it into the most cells (an
-    LMS writes commas; Excel re-saves with semicolons in much of Europe, or tabs)."""
-    header = text.split("\n", 1)[0]
+    LMS writes commas; Excel re-saves with semicolons in much of Europe, or tabs). Lines
+    end as any program ends them (an old Mac's Excel: a lone carriage return)."""
+    header = next(iter(text.splitlines()), "")
     return max(DELIMITERS, key=lambda mark: (len(next(csv.reader([header], delimiter=mark),
                                                           [])), mark == ","))
 

@@ -13,13 +13,13 @@ naming the line; without one, such a member gets a row under the name given.
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.errors import GraderError
 from graders.intake.base import Found
 from graders.intake.roster import Person
+from graders.times import instructor_rows
 
 COLUMNS = ("student", "team")
 
@@ -35,28 +35,13 @@ class Teams:
 
 def load_teams(path: Path) -> Teams:
     """The teams of ``path``; GraderError names the line at fault."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GraderError(f"--teams {path}: cannot be read ({exc})") from None
-    rows = csv.reader(text.splitlines())
-    header = [cell.strip().lower() for cell in next(rows, [])]
-    if tuple(header[:2]) != COLUMNS:
-        raise GraderError(f"--teams {path}, line 1: the header must be `student,team` (got "
-                          f"`{','.join(header)}`)")
     teams = Teams(path)
-    for number, row in enumerate(rows, start=2):
-        cells = [cell.strip() for cell in row]
-        if not any(cells):
-            continue
-        if len(cells) < 2 or not cells[0] or not cells[1]:
-            raise GraderError(f"--teams {path}, line {number}: expected `student,team`, got "
-                              f"`{','.join(row)}`")
-        if cells[0] in teams.lines:
-            raise GraderError(f"--teams {path}, line {number}: {cells[0]!r} is in a team already "
-                              f"(line {teams.lines[cells[0]]})")
-        teams.members.setdefault(cells[1], []).append(cells[0])
-        teams.lines[cells[0]] = number
+    for where, number, member, team in instructor_rows(path, "--teams", COLUMNS):
+        if member in teams.lines:
+            raise GraderError(f"{where}: {member!r} is in a team already "
+                              f"(line {teams.lines[member]})")
+        teams.members.setdefault(team, []).append(member)
+        teams.lines[member] = number
     return teams
 
 

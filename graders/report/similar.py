@@ -113,8 +113,10 @@ def section(pack: Pack, results: Sequence[SubmissionResult], threshold: float = 
     regrade or an override does not compare a large class again). ``fingerprints``: those
     the batch made while it graded."""
     try:
+        # A team member's row is a copy of their team's submission (--teams), not work of
+        # their own: compared, it would be a 100 % pair with each teammate.
         sources = {r.student: _compared(r) for r in results
-                   if any(n.endswith(".py") for n in r.files)}
+                   if any(n.endswith(".py") for n in r.files) and "graded_with" not in r.lms}
         key = _key(pack, sources, threshold)
         reused = _cached(cache, key) if cache is not None else None
     except Exception:  # noqa: BLE001 - as below: never the marks' report

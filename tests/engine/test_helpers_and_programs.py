@@ -97,6 +97,19 @@ def test_a_program_named_like_the_graded_name_is_no_wrong_file_name(tmp_path: Pa
     assert "asks for" not in notice.message
 
 
+def test_a_program_named_like_the_graded_name_needs_no_sys_argv(tmp_path: Path):
+    """`PNT.py` reading its arguments with argparse (no `sys.argv` in its text) is still the
+    program, and a `main.py` beside it is named as another program."""
+    pack = with_entry_program(PNT, "pnt.py")
+    program = "import argparse\nprint(argparse.ArgumentParser().parse_args())\n"
+    main = "import sys\nprint(sys.argv)\n"
+    sub = prepare(hand_in(tmp_path / "s", {"PNT.py": program, "main.py": main}), pack,
+                  tmp_path / "work")
+    assert sub.files["pnt.py"] == program and sub.aliases == {"pnt.py": "PNT.py"}
+    [notice] = sub.problems
+    assert notice.rule == "program-file" and "other programs found: `main.py`" in notice.message
+
+
 def test_the_declared_name_wins_and_other_programs_are_named(tmp_path: Path):
     pack = with_entry_program(PNT, "pnt.py")
     old = "import sys\nprint(sys.argv[1])\n"
@@ -141,3 +154,16 @@ def test_a_submission_rebuilds_its_workspace_from_its_files_alone(tmp_path: Path
     built = sorted(p.name for p in moved.workspace.iterdir())
     assert built == sorted(p.name for p in sub.workspace.iterdir())
     assert (moved.workspace / "common.py").read_text() == "X = 1\n"
+
+
+def test_a_program_whose_own_name_no_disk_takes_is_graded_under_the_graded_name(tmp_path: Path):
+    """Its own name stays beside the alias only where a disk can hold it (a grader error
+    before: "File name too long" writing the second copy)."""
+    pack = with_entry_program(PNT, "pnt.py")
+    archive = tmp_path / "s.zip"
+    name = "pnt_" + "é" * 130 + ".py"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr(name, PROGRAM)
+    sub = prepare(archive, pack, tmp_path / "work")
+    assert sub.files["pnt.py"] == PROGRAM and sub.aliases == {"pnt.py": name}
+    assert (sub.workspace / "pnt.py").read_text() == PROGRAM

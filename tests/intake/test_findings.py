@@ -12,6 +12,7 @@ import io
 import json
 import shutil
 import zipfile
+from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,11 +24,13 @@ from graders.commands.override import find_student
 from graders.errors import GraderError
 from graders.export import part
 from graders.intake import ingest
+from graders.intake.base import Found
 from graders.intake.people import settle
 from graders.intake.roster import load_roster
 from graders.pack import get_pack
 from graders.pipeline import due_zone
 from graders.results import SubmissionResult
+from graders.times import load_extensions
 
 NIM = get_pack("game_of_nim")
 CODE = "def play():\n    return 1\n"
@@ -409,6 +412,20 @@ def test_a_roster_excel_saved_again_is_read(tmp_path, mark):
     assert any({";": "semicolons", "\t": "tabs"}[mark] in note for note in roster.notes)
 
 
+def test_a_roster_saved_by_an_old_macs_excel_or_as_unicode_text_is_read(tmp_path):
+    """Lines ended by a lone carriage return ("CSV (Macintosh)") crashed the header's
+    separator check with a traceback; Excel's "Unicode Text" is UTF-16 with tabs."""
+    mac = tmp_path / "mac.csv"
+    mac.write_bytes(b"id,name,email\r1001,Jane Doe,jane@example.edu\r1002,Amara Okafor,a@x\r")
+    assert [(p.lms_id, p.display_name) for p in load_roster(mac).people] == [
+        ("1001", "Jane Doe"), ("1002", "Amara Okafor")]
+    wide = tmp_path / "unicode.txt"
+    wide.write_bytes("id\tname\temail\r\n1001\tJosé Núñez\tj@x\r\n".encode("utf-16"))
+    roster = load_roster(wide)
+    assert [(p.lms_id, p.display_name) for p in roster.people] == [("1001", "José Núñez")]
+    assert any("UTF-16" in note for note in roster.notes)
+
+
 def test_a_utf8_comma_roster_has_no_notes(tmp_path):
     path = _write(tmp_path / "r.csv", "id,name,email\n1001,\"Doe; Jane\",jane@example.edu\n")
     roster = load_roster(path)
@@ -438,3 +455,21 @@ def test_a_folder_without_python_is_a_usage_error(tmp_path, capsys):
     assert main([str(tmp_path / "hand-in"), "-a", NIM.id, "--out", str(tmp_path / "r")]) == 2
     assert "holds no Python file" in " ".join(capsys.readouterr().err.split())
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("key", ["doejane (u1)", "Jane Doe (u1)", "u1", "S-77"])
+def test_an_extension_finds_its_student_by_any_id_the_roster_gives(tmp_path, key):
+    """Canvas files the student as `doejane (u1)`; the roster renames them `Jane Doe (u1)`
+    (the id the reports show) and knows their SIS id. An extension named by any of these is
+    the student's (the renamed id and the SIS id were dropped silently: charged as late), and
+    one for a roster row with no submission yet does not stop the class."""
+    roster = _write(tmp_path / "gradebook.csv",
+                    "Student,ID,SIS User ID,SIS Login ID,Section\n"
+                    "\"Doe, Jane\",u1,S-77,jdoe,A\n\"Okafor, Amara\",u2,S-78,aokafor,A\n")
+    extended = _write(tmp_path / "extensions.csv",
+                      f"student,due\n{key},2024-03-08T23:59:00-05:00\nu2,2024-03-08T23:59:00-05:00\n")
+    found = [Found(id="doejane (u1)", source=tmp_path, lms_id="u1")]
+    settled = settle(NIM, found, roster=load_roster(roster), extensions=load_extensions(extended))
+    assert found[0].id == "Jane Doe (u1)"
+    assert found[0].due == datetime.fromisoformat("2024-03-08T23:59:00-05:00")
+    assert [p.lms_id for p in settled.missing] == ["u2"]

@@ -77,3 +77,7 @@ def test_teammates_get_the_team_mark_in_the_reports_and_marks(tmp_path: Path):
     assert any("Graded with leader's submission" in v["message"] for v in copy["violations"])
     leader = json.loads((out / "students" / "leader.json").read_text(encoding="utf-8"))
     assert any("also the mark of 40023456" in v["message"] for v in leader["violations"])
+    assert (out / "feedback" / "40023456.html").is_file()  # the member's own feedback page
+    compared = out / "similarity.json"  # a copy is no work of its own: never 100 % "similar"
+    assert not compared.exists() or not json.loads(compared.read_text())["section"]["pairs"]
+    assert json.loads((out / "intake.json").read_text(encoding="utf-8"))["submissions"] == 1

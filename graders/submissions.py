@@ -311,7 +311,7 @@ def _pick_program(
     name: str, raw: dict[str, bytes], submission: Submission, pack: Pack, near: list[str]
 ) -> str | None:
     """The student's program where the handout names no file: one file named like the graded
-    name (``PNT.py``, whatever it reads its arguments with), else the one reading ``sys.argv``
+    name (a case variant, whatever it reads its arguments with), else the one reading ``sys.argv``
     (:func:`~graders.extras.find_program`); either way a program-file notice, never a wrong
     file name."""
     chosen, rest = find_program(raw, pack.declaration.locked.files)

@@ -94,7 +94,10 @@ class FeedbackWriter:
         return self.folder / f"{slugify(student)}.html"
 
     def render(self, result: SubmissionResult) -> str:
-        view = student_view(self.pack, result, self.due)
+        # A student with a due date of their own (--extensions) sees what is shown "after the
+        # due date" only after theirs: before it, they may still hand in again.
+        own = result.lms.get("due")
+        view = student_view(self.pack, result, datetime.fromisoformat(own) if own else self.due)
         name = result.display_name or result.student
         return self.template.render(v=view, r=result, name=name, csp=CSP, fmt=_points)
 

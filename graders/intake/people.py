@@ -79,6 +79,7 @@ def _extend(item: Found, due: datetime | None, extensions: Mapping[str, datetime
         due = due or extensions.get(key)
     if due is not None:
         item.due = due
+        item.lms["due"] = due.isoformat()  # on the result: its feedback page follows it
         item.notes.append(f"due {due:%Y-%m-%d %H:%M %z} for this student (an extension, from "
                           "--extensions): the late rule counts from it")
 

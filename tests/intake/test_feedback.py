@@ -89,6 +89,20 @@ def test_after_due_tests_show_only_once_the_due_date_has_passed(tmp_path: Path):
     assert "4242" not in page_text(tmp_path / "future" / "jane.html")
 
 
+def test_after_due_tests_wait_for_a_students_own_due_date(tmp_path: Path):
+    """The class's due date has passed, this student's extension has not: they may still
+    hand in again, so what is shown "after the due date" stays hidden from them."""
+    from datetime import datetime, timedelta
+
+    spec = GraderTestsSpec(visibility={"test_minimax_*": "after_due"})
+    pack = Pack(ALTNIM.declaration.model_copy(update={"tests": spec}), ALTNIM.dir, ALTNIM.root)
+    past, future = (datetime.now().astimezone() + timedelta(days=d) for d in (-1, 1))
+    extended = _result(HIDDEN)
+    extended.lms["due"] = future.isoformat()
+    FeedbackWriter(tmp_path, pack, past).write(extended)
+    assert "4242" not in page_text(tmp_path / "jane.html")
+
+
 def test_the_scan_finds_a_leak_when_there_is_one(tmp_path: Path):
     page = tmp_path / "leak.html"
     page.write_text("<p>expected MiniMax value 4242 for hidden state</p>")

@@ -472,4 +472,5 @@ def test_an_extension_finds_its_student_by_any_id_the_roster_gives(tmp_path, key
     settled = settle(NIM, found, roster=load_roster(roster), extensions=load_extensions(extended))
     assert found[0].id == "Jane Doe (u1)"
     assert found[0].due == datetime.fromisoformat("2024-03-08T23:59:00-05:00")
+    assert found[0].lms["due"] == "2024-03-08T23:59:00-05:00"  # its feedback page follows it
     assert [p.lms_id for p in settled.missing] == ["u2"]

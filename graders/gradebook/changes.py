@@ -54,6 +54,7 @@ def reasons(before: Result, after: Result, before_run: Run, after_run: Run
             ("pack", before_run.pack_digest != after_run.pack_digest),
             ("harness", before_run.harness_digest != after_run.harness_digest),
             ("due", before_run.due != after_run.due),
+            ("own-due", before.own_due != after.own_due),
             ("times", before.submitted_at != after.submitted_at),
             ("override", before.overrides != after.overrides),
             ("error", after.status == "grader-error" and before.status != "grader-error"),

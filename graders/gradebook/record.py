@@ -106,7 +106,8 @@ def _result_row(session: Any, run_id: int, result: SubmissionResult) -> schema.R
         automatic_total=result.total if result.automatic_total is None
         else result.automatic_total,
         late_penalty=late_penalty(result), code_digest=code_digest(result.files),
-        submitted_at=result.submitted_at, overrides=in_force(result), blob_digest=digest,
+        submitted_at=result.submitted_at, own_due=result.lms.get("due", ""),
+        overrides=in_force(result), blob_digest=digest,
     )
     row.marks = [schema.Mark(criterion=m.id, points=m.points, earned=m.earned,
                              automatic=m.earned if m.automatic is None else m.automatic)

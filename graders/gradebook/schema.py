@@ -75,6 +75,7 @@ class Result(Base):
     late_penalty: Mapped[float] = mapped_column(Float, default=0.0)
     code_digest: Mapped[str] = mapped_column(String(64))
     submitted_at: Mapped[str] = mapped_column(String(40), default="")
+    own_due: Mapped[str] = mapped_column(String(40), default="")  # --extensions ("": none)
     overrides: Mapped[str] = mapped_column(Text, default="")  # those in force, one per line
     blob_digest: Mapped[str] = mapped_column(ForeignKey("blob.digest"))
     run: Mapped[Run] = relationship(back_populates="results")

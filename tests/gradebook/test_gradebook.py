@@ -45,7 +45,7 @@ def test_opening_migrates_to_the_latest_version_once(book: Gradebook, tmp_path):
             "alembic_version"} <= tables
     with book.engine.connect() as connection:
         assert connection.execute(sa.text("SELECT version_num FROM alembic_version")).all() == [
-            ("0002",)]
+            ("0003",)]
     again = Gradebook(book.url)  # at head already: nothing to do
     assert again.assignments() == []
     again.close()
@@ -80,6 +80,8 @@ def test_a_pack_change_lists_exactly_the_students_whose_marks_moved(book: Gradeb
     ({}, {"code": "v2"}, {}, "their code changed"),
     ({}, {"submitted_at": "2026-10-01T15:00:00+00:00"}, {}, "their submission time changed"),
     ({}, {}, {"due": "2026-10-03T00:00:00+00:00"}, "the due date changed"),
+    ({}, {"lms": {"layout": "moodle", "due": "2026-10-04T00:00:00+00:00"}}, {},
+     "their own due date changed (an extension)"),
     ({}, {}, {"harness": "h2"}, "the grader changed"),
     ({}, {}, {}, "regraded with no input changed (a time limit or a flaky test?)"),
     ({}, {"status": "grader-error"}, {},

@@ -20,19 +20,18 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from graders.errors import GraderError
-from graders.extras import collect_extras, find_program, submission_root
+from graders.extras import collect_extras, submission_root
 from graders.handed_text import decoded
 from graders.handin import (
     IGNORED_PARTS,
-    Files,
     archive_stem,
     clean_text,
     problem,
     read_files,
 )
 from graders.pack import Pack
+from graders.picking import kit_files, pick
 from graders.rules.base import Violation
-from graders.sandbox.harness_kit import class_homes
 from graders.source_lines import python_bytes
 
 META_FILE = "submission_meta.json"
@@ -172,7 +171,7 @@ def prepare(
     raw = read_files(source, submission.problems, int(spec.max_mb * 1_000_000))
     picked: dict[str, str] = {}  # graded name -> path handed in
     for name in pack.submitted_files:
-        path = _pick(name, raw, submission, required=name in spec.files, pack=pack)
+        path = pick(name, raw, submission.problems, required=name in spec.files, pack=pack)
         if path is not None:
             picked[name] = path
             submission.files[name] = decoded(name, raw[path], submission.problems,
@@ -196,7 +195,7 @@ def _add_helpers(
     submission: Submission, pack: Pack, raw: dict[str, bytes], picked: dict[str, str]
 ) -> None:
     """The student's own modules travel with the required files; the rest is listed."""
-    reserved = [*pack.submitted_files, *pack.declaration.locked.files, *_kit_files(pack)]
+    reserved = [*pack.submitted_files, *pack.declaration.locked.files, *kit_files(pack)]
     root = submission_root(picked.values())
     extras = collect_extras(raw, picked.values(), reserved, root)
     for name, data in extras.helpers.items():
@@ -216,129 +215,8 @@ def _add_helpers(
     submission.ignored = [name for name in extras.ignored if not _is_noise(name)]
 
 
-def _kit_files(pack: Pack) -> list[str]:
-    """Names of the starter kit's own files: a student's copy of one is never a helper."""
-    folder = pack.templates_dir
-    return [path.name for path in folder.iterdir() if path.is_file()] if folder.is_dir() else []
-
-
 def _is_noise(name: str) -> bool:
     return PurePosixPath(name).suffix.lower() in {".pyc", ".pyo"} or name.endswith("~")
-
-
-def _pick(
-    name: str, raw: Files, submission: Submission, *, required: bool, pack: Pack
-) -> str | None:
-    """The path of submitted file ``name``, searching sub-folders and near-miss names; where
-    the handout names no file (``entry_program``), the student's program. Of two copies, the
-    one nearest the top; of two as near, the one changed last (``v2.zip`` over ``v1.zip``)."""
-    by_base: dict[str, list[str]] = {}
-    for path in raw:
-        by_base.setdefault(PurePosixPath(path).name, []).append(path)
-    if name in by_base:
-        chosen = _nearest_newest(by_base[name], raw)
-        others = sorted(path for path in by_base[name] if raw[path] != raw[chosen])
-        if others:  # two versions handed in (a zip beside the file, v1/ and v2/): say which
-            listed = ", ".join(f"`{path}`" for path in others[:5])
-            submission.problems.append(problem(
-                "intake", chosen, f"was graded as `{name}`, the copy nearest the top (of those "
-                f"as near, the one changed last where the archives record it, else the first "
-                f"by name); other copies with different contents were handed in too ({listed}) "
-                "and were not graded"))
-        return chosen
-    candidates = [path for base, paths in by_base.items() if _near(base, name) for path in paths]
-    if name == pack.declaration.submission.entry_program:  # the handout names no file
-        return _pick_program(name, raw, submission, pack, near=candidates)
-    if len(candidates) == 1:
-        found = candidates[0]
-        submission.problems.append(
-            problem(
-                "file-name",
-                found,
-                f"was graded as `{name}`; the assignment asks for exactly that name",
-            )
-        )
-        return found
-    home = _class_home(name, raw, pack) if not candidates else None
-    if home is not None:
-        found, cls = home
-        submission.problems.append(problem(
-            "file-name", found,
-            f"was graded as `{name}`: it holds `{cls}`, which the assignment asks for in a file "
-            f"named exactly `{name}`",
-        ))
-        return found
-    if not required:
-        return None
-    reason = f"is missing: hand in a file named exactly `{name}`"
-    if candidates:
-        reason += f" (found several candidates: {', '.join(sorted(candidates))})"
-    stem = name.lower().split(".")[0]
-    compiled = sorted(path for path in raw if path.lower().endswith(".pyc")
-                      and PurePosixPath(path).name.lower().split(".")[0] == stem)
-    if compiled:  # Windows hides extensions: "myfile" the compiled file, not the source
-        reason += (f"; `{compiled[0]}` was handed in, which is compiled bytecode, not the "
-                   "source: it cannot be read or graded")
-    submission.problems.append(problem("missing-file", name, reason))
-    return None
-
-
-def _nearest_newest(paths: list[str], raw: Files) -> str:
-    """Of copies of one file, the one nearest the top; of those as near, the one changed last
-    when the student's archives record every one's time (``v2.zip`` over ``v1.zip``), else
-    the first by name."""
-    nearest = min(len(PurePosixPath(path).parts) for path in paths)
-    tied = sorted(path for path in paths if len(PurePosixPath(path).parts) == nearest)
-    if all(path in raw.times for path in tied):
-        return min(tied, key=lambda path: -raw.times[path])  # the first by name of the newest
-    return tied[0]
-
-
-def _class_home(name: str, raw: dict[str, bytes], pack: Pack) -> tuple[str, str] | None:
-    """(path, class) of the one other module handed in that holds the class the pack pins in
-    the missing file ``name`` (``Declaration.pinned_classes``), read with ``ast``."""
-    pinned = pack.declaration.pinned_classes.get(name)
-    if pinned is None:
-        return None
-    reserved = {*pack.submitted_files, *pack.declaration.locked.files, *_kit_files(pack)}
-    sources = {path: data.decode("utf-8-sig", errors="replace") for path, data in raw.items()
-               if path.endswith(".py") and PurePosixPath(path).name not in reserved}
-    homes = class_homes(sources, pinned.name, pinned.base)
-    return homes[0] if len(homes) == 1 else None
-
-
-def _pick_program(
-    name: str, raw: dict[str, bytes], submission: Submission, pack: Pack, near: list[str]
-) -> str | None:
-    """The student's program where the handout names no file: one file named like the graded
-    name (a case variant, whatever it reads its arguments with), else the one reading ``sys.argv``
-    (:func:`~graders.extras.find_program`); either way a program-file notice, never a wrong
-    file name."""
-    chosen, rest = find_program(raw, pack.declaration.locked.files)
-    if len(near) == 1:
-        chosen, rest = near[0], [path for path in [chosen, *rest] if path not in (None, near[0])]
-    if chosen is None:
-        submission.problems.append(problem(
-            "missing-file", name,
-            "is missing: no file of yours reads `sys.argv` (hand in the program that does)",
-        ))
-        return None
-    also = f"; other programs found: {', '.join(f'`{p}`' for p in rest)}" if rest else ""
-    submission.problems.append(problem(
-        "program-file", chosen, f"was graded as the program (`{name}`){also}",
-    ))
-    return chosen
-
-
-def _near(found: str, wanted: str) -> bool:
-    """Case changes, a different extension, or an LMS/OS copy suffix like `(1)` or `-2`."""
-
-    def key(text: str) -> str:
-        stem = text.split(".", 1)[0].lower()
-        return re.sub(r"[\s_-]*(\(\d+\)|copy|-\d+|_\d+)$", "", stem)
-
-    return (found != wanted and key(found) == key(wanted) and not found.endswith(".pyc")
-            and archive_stem(found) is None)
 
 
 def _ignore_student_times(submission: Submission, raw: dict[str, bytes]) -> None:
@@ -362,26 +240,30 @@ def _build_workspace(submission: Submission, pack: Pack) -> None:
         raise GraderError(f"workspace {workspace} already exists (two submissions, one "
                           "workspace): refusing to mix their files") from None
     for name, text in list(submission.files.items()):
-        target = workspace / name
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(_as_written(name, text))
-        except OSError as exc:
-            if exc.errno != errno.ENAMETOOLONG:
-                raise
+        if not _written(workspace / name, _as_written(name, text)):
             _name_too_long(submission, name)
     for name, path in submission.aliases.items():
-        original = workspace / PurePosixPath(path).name
         # A program's own name stays importable beside its alias; one no disk takes is only
         # the alias (the graded name holds the text).
-        try:
-            if not original.exists():
-                original.write_bytes(_as_written(name, submission.files[name]))
-        except OSError as exc:
-            if exc.errno != errno.ENAMETOOLONG:
-                raise
+        _written(workspace / PurePosixPath(path).name, _as_written(name, submission.files[name]),
+                 keep=True)
     for name in pack.declaration.locked.files:
         shutil.copyfile(pack.templates_dir / name, workspace / name)
+
+
+def _written(target: Path, data: bytes, *, keep: bool = False) -> bool:
+    """Write ``data`` to ``target`` (its folders made; ``keep``: not over an existing file);
+    False when no file system takes the name (ENAMETOOLONG), any other error raised."""
+    try:
+        if keep and target.exists():
+            return True
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        return False
+    return True
 
 
 def _name_too_long(submission: Submission, name: str) -> None:

@@ -28,7 +28,7 @@ from graders.rules import registry
 WHOLE = {
     "graders.errors", "graders.results", "graders.declaration", "graders.starter",
     "graders.checks", "graders.extras", "graders.handin", "graders.handed_text",
-    "graders.submissions",
+    "graders.submissions", "graders.picking",
     "graders.testing", "graders.verdict", "graders.source_lines",
     "graders.notebooks",
     "graders.plugin", "graders.fixtures", "graders.pack", "graders.packs",

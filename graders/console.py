@@ -19,6 +19,7 @@ from graders.outcomes import Progress as OnResult
 from graders.report.stats import reasons
 from graders.results import SubmissionResult, ViolationRecord
 from graders.sandbox import Isolation
+from graders.verdict import lists_kinds
 
 console = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
@@ -122,9 +123,12 @@ def precheck_report(result: SubmissionResult, notices: list[ViolationRecord]) ->
         mark = {"passed": "[green]PASS[/]", "failed": "[red]FAIL[/]"}.get(
             test.outcome, "[yellow]ERROR[/]"
         )
+        listed = lists_kinds(test)  # full marks; the kinds it lists are not counted
+        if listed:
+            mark = "[yellow]NOTE[/] (0 points: listed, not counted)"
         case = f" [{test.case}]" if test.case else ""
         out.print(f"  {mark} {escape(test.name + case)}")
-        if test.outcome != "passed":
+        if test.outcome != "passed" or listed:
             out.print("       " + test.message.replace("\n", "\n       "), markup=False)
     for v in result.violations:
         where = f"{v.file}:{v.line}" if v.line else v.file

@@ -75,7 +75,7 @@ def mark_one(
         title=criterion.title,
         points=criterion.points,
         earned=round(criterion.points * fraction, 2),
-        passed=sum(t.outcome == "passed" for t in counted),
+        passed=sum(t.outcome == "passed" or criterion.lists_only(t.details) for t in counted),
         total=len(counted),
         notes=notes,
         handout=criterion.handout,
@@ -110,8 +110,7 @@ def _charged(
     if fraction == 0.0 and not counted and criterion.tests:
         return 0.0, [], []
 
-    def free(kind: str) -> bool:
-        return any(kind.startswith(prefix) for prefix in criterion.free_kinds)
+    free = criterion.is_free
 
     def weight(kind: str) -> float | None:
         return criterion.causes.get(kind, criterion.per_kind)

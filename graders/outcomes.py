@@ -30,6 +30,7 @@ from graders.pack import PACKS_DIR, Pack
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Isolation
 from graders.submissions import Submission
+from graders.verdict import as_marked
 
 #: Called with each result as it is finished (a progress bar).
 Progress = Callable[[SubmissionResult], None]
@@ -77,6 +78,7 @@ def mark(
     notes, missing = module_notes(pack, submission, tests, violations)
     violations, errors = [*violations, *notes], [*errors, *missing]
     marks, problems = mark_criteria(pack, tests, violations, public_only=options.public_only)
+    tests = as_marked(pack, tests)  # after marking: the marks list the kinds it passes over
     deductions = deductions_for(violations)
     late = late_deduction(pack, submission.submitted_at, submission.due or options.due,
                           total_of(marks, deductions))

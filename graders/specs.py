@@ -6,6 +6,7 @@ description. A pack's per-pack choices are keys here, never names in engine code
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal
 
@@ -221,6 +222,17 @@ class CriterionSpec(Strict):
         "or `instructor's choice: <reason>`); shown beside the mark in reports.",
     )
 
+
+    def is_free(self, kind: str) -> bool:
+        """Whether message kind ``kind`` is listed but never counted (``free_kinds``)."""
+        return any(kind.startswith(prefix) for prefix in self.free_kinds)
+
+    def lists_only(self, details: Mapping[str, Any]) -> bool:
+        """Whether a failed test's ``details`` name message kinds, all of them free: a
+        proportional criterion takes nothing for them, so the test earned its points."""
+        kinds = details.get("kinds") if details.get("kind") == "kinds" else None
+        return (self.per_kind is not None and isinstance(kinds, dict) and bool(kinds)
+                and all(self.is_free(str(kind)) for kind in kinds))
 
     @field_validator("causes")
     @classmethod

@@ -9,6 +9,7 @@ import ast
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from fnmatch import fnmatch
 from functools import cache
 from pathlib import Path
@@ -134,12 +135,25 @@ def _repr_words(match: re.Match[str]) -> str:
 
 def charges_nothing(pack: Pack, test: TestOutcome) -> bool:
     """Whether a failed style test names only kinds the instructor lists but does not count
-    (python_ta's post-2018 messages): the instructor gives it full points, so the pre-check
-    shows it as a NOTE and it fails nothing."""
-    kinds = test.details.get("kinds") if test.details.get("kind") == "kinds" else None
+    (python_ta's post-2018 messages): the instructor gives it full points."""
     criterion = _style_criterion(pack, test)
-    return (test.outcome == "failed" and isinstance(kinds, dict) and bool(kinds)
-            and criterion is not None and all(_free(criterion, kind) for kind in kinds))
+    return test.outcome == "failed" and criterion is not None \
+        and criterion.lists_only(test.details)
+
+
+def as_marked(pack: Pack, tests: Iterable[TestOutcome]) -> list[TestOutcome]:
+    """The outcomes as the marks read them: a style test that charges nothing
+    (:func:`charges_nothing`) earned its points, so it passed; its message and details,
+    which list the kinds, stay (see :func:`lists_kinds`). Reports, feedback, the console
+    and the pre-check then never call full marks a failure or a thing to fix."""
+    return [replace(test, outcome="passed") if charges_nothing(pack, test) else test
+            for test in tests]
+
+
+def lists_kinds(test: TestOutcome) -> bool:
+    """Whether a passed test still lists message kinds (:func:`as_marked`): shown as a NOTE."""
+    return test.outcome == "passed" and test.details.get("kind") == "kinds" \
+        and bool(test.details.get("kinds"))
 
 
 def failing(pack: Pack, outcomes: Iterable[TestOutcome]) -> list[TestOutcome]:
@@ -162,21 +176,18 @@ def style_lines(pack: Pack, test: TestOutcome) -> list[str]:
     criterion = _style_criterion(pack, test)
     if not isinstance(kinds, dict) or criterion is None:
         return []
-    free = sorted(k for k in kinds if _free(criterion, k))
+    free = sorted(k for k in kinds if criterion.is_free(k))
     counted = sorted(k for k in kinds if k not in free)
     each = criterion.per_kind or 0.0
     cost = {kind: criterion.causes.get(kind, each) for kind in counted}
     lost = min(criterion.points, sum(cost.values()))
     text = words()
     lines = [text["style_counted"].format(count=len(counted), each=f"{each:g}",
-                                          lost=f"{lost:g}", points=f"{criterion.points:g}")]
+                                          lost=f"{lost:g}", points=f"{criterion.points:g}")
+             ] if counted else []
     lines += ["  " + text["style_kind"].format(kind=kind, times=len(kinds[kind]),
                                                 place=(kinds[kind] or ["?"])[0])
               for kind in counted]
     if free:
         lines.append(text["style_free"].format(count=len(free), kinds=", ".join(free)))
     return lines
-
-
-def _free(criterion: CriterionSpec, kind: str) -> bool:
-    return any(kind.startswith(prefix) for prefix in criterion.free_kinds)

@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from graders.cli import main
+from graders.marking import mark_one
 from graders.pack import get_pack
 from graders.results import TestOutcome, ViolationRecord
 from graders.verdict import (
+    as_marked,
     cause_weights,
     charges_nothing,
     failing,
     is_notice,
+    lists_kinds,
     plain_words,
     problems,
     public_points,
@@ -117,3 +122,25 @@ def test_a_style_test_naming_only_free_kinds_charges_nothing_and_fails_nothing()
     assert failing(pack, [only_free, one_counted]) == [one_counted]
     other = TestOutcome(name="test_x", case="", outcome="failed", public=True)
     assert failing(pack, [other]) == [other], "a failed test that is no style test fails"
+
+
+def test_a_style_test_naming_only_free_kinds_is_marked_passed_and_still_lists_them():
+    """Full marks are no failure: reports, feedback and the pre-check show it passed (the
+    kit and `grade check` as a NOTE), its message and kinds kept, and its criterion counts
+    it among the tests passed."""
+    pack = get_pack("stonehenge")
+    style = next(c for c in pack.declaration.criteria if c.id == "style")
+    kinds = {f"{style.free_kinds[0]} new": ["stonehenge.py:37 text"]}
+    only_free = TestOutcome(name="test_style_python_ta", case="", outcome="failed",
+                            public=True, message="python_ta: 1 kind(s) of message",
+                            details={"kind": "kinds", "kinds": kinds})
+    counted = replace(only_free, details={"kind": "kinds", "kinds": {
+        **kinds, "C0103 invalid-name": ["strategy.py:3 text"]}})
+    marked, kept = as_marked(pack, [only_free, counted])
+    assert (marked.outcome, marked.message, marked.details) == (
+        "passed", only_free.message, only_free.details)
+    assert lists_kinds(marked) and not lists_kinds(kept) and kept == counted
+    assert style_lines(pack, marked) == [f"listed, not counted (1 kind(s)): {next(iter(kinds))}"]
+    mark = mark_one(style, [only_free], [])
+    assert (mark.earned, mark.passed, mark.total) == (style.points, 1, 1)
+    assert mark.notes == [f"listed, not counted: {next(iter(kinds))}"]

@@ -25,9 +25,10 @@ from _precheck.sandbox import Sandbox
 from _precheck.submissions import prepare
 from _precheck.testing import MODE_NAMES
 from _precheck.verdict import (
-    charges_nothing,
+    as_marked,
     failing,
     is_notice,
+    lists_kinds,
     plain_words,
     problems,
     public_points,
@@ -80,7 +81,8 @@ class KitSession:
         config.pluginmanager.register(fixtures, "precheck-fixtures")
 
     def outcomes(self):
-        return self.state.outcomes.get(self.submission.id, [])
+        """The public tests' outcomes as the instructor's marks read them (``as_marked``)."""
+        return as_marked(self.pack, self.state.outcomes.get(self.submission.id, []))
 
     def problems(self) -> list:
         """The rule violations that cost marks (0-point notices are only shown)."""
@@ -160,12 +162,13 @@ def _test_lines(session: KitSession, test, share) -> list[str]:
     mark = {"passed": "PASS", "failed": "FAIL", "skipped": "NOTE"}.get(test.outcome, "ERROR")
     case = f" [{test.case}]" if test.case else ""
     worth = f" ({share:g} points)" if share else ""
-    if charges_nothing(session.pack, test):
+    listed = lists_kinds(test)  # a style test whose every kind is free: it earned its points
+    if listed:
         mark, worth = "NOTE", " (0 points: listed, not counted)"
     out = [f"  {mark} {test.name}{case}{worth}"]
-    if test.outcome == "passed":
+    if test.outcome == "passed" and not listed:
         return out
-    message = (style_lines(session.pack, test) if test.outcome == "failed" else []) or [
+    message = (style_lines(session.pack, test) if test.outcome == "failed" or listed else []) or [
         plain_words(test.message, test.details, session.submission.files)]
     out += ["       " + line for text in message for line in text.splitlines()]
     if test.outcome == "failed" and test.causes:

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.internal.conjecture import providers
 from hypothesis.internal.constants_ast import Constants
 
+from graders.errors import StudentFault, StudentTimeout
 from graders.sandbox import Limits, RunResult
 
 TextMode = Literal["exact", "rstrip", "tokens"]
@@ -252,6 +253,58 @@ def expect_fields(
         return
     message = "; ".join(f"{r['field']}: expected {r['expected']}, got {r['got']}" for r in wrong)
     raise Mismatch(f"{what}: {message}", {"kind": "fields", "what": what, "rows": rows})
+
+
+class Unplayable(Mismatch):
+    """An answer the game could not take (a move of another game's class, say): like an
+    exception, it says the strategy could not play on that game, not that it played wrong."""
+
+
+def right_on_either(games: Sequence[Callable[[], Any]], ask: Callable[[Any], Any],
+                    judge: Callable[[Any], None], *, own: str = "your own game") -> None:
+    """``judge(ask(game))`` on the first of ``games``, and on the next only where the
+    strategy could not play on the first.
+
+    For a student's strategy played on the reference's game, so that a flaw of their own game
+    costs marks once, in the game's criterion. A strategy that reads their own game's fields
+    (a memo keyed on their board's shape, their own state class) raises there, or answers
+    what that game cannot take (:class:`Unplayable`): it is what they wrote, and is judged on
+    their game (``games[1]``, made only then). A strategy that plays on the first game and
+    plays wrong is wrong: another game would only give it a second draw. A timeout is
+    final: a strategy too slow on one game is too slow on the other. Where it cannot play on
+    either, the first game's failure is raised; where it plays wrong on its own game, that
+    failure, saying so (``own`` names that game)."""
+    first, *rest = games
+    try:
+        answer = ask(first())
+    except StudentTimeout:
+        raise
+    except (StudentFault, Unplayable) as exc:
+        if not rest:
+            raise
+        could_not = exc
+    else:
+        judge(answer)
+        return
+    try:
+        answer = ask(rest[0]())
+    except AssertionError:
+        raise _noted(could_not, f"on the instructor's game, and on {own}") from None
+    try:
+        judge(answer)
+    except AssertionError as wrong:
+        raise _noted(wrong, f"on {own}: on the instructor's it could not play") from None
+
+
+def _noted(failure: AssertionError, words: str) -> AssertionError:
+    """``failure`` with ``(words)`` after its message's first line (pytest puts the compared
+    values below it)."""
+    head, newline, tail = str(getattr(failure, "message", None) or failure).partition("\n")
+    text = f"{head} ({words}){newline}{tail}"
+    if isinstance(failure, StudentFault | Mismatch):
+        failure.message = text
+    failure.args = (text,)
+    return failure
 
 
 def hypothesis_home() -> Path:

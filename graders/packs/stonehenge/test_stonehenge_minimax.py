@@ -3,7 +3,9 @@
 The student's strategies play on the REFERENCE game (a mixed workspace: their files and helper
 modules, with the instructor's stonehenge.py over their own; the driver plays the instructor's
 StonehengeGame whatever their game_interface imports), so a bug in their game costs marks
-once, in the game criteria. Each strategy gets its own worker, so one that hangs does not
+once, in the game criteria; where a strategy does not play right there, it plays on their own
+game (a strategy may read their own state's fields), and is right if it plays right there.
+Each strategy gets its own worker, so one that hangs does not
 use up the other's time. Any move with the optimal score is accepted: the oracle knows every
 move's score. Positions keep the plain minimax tree small (see generate.search_positions).
 """
@@ -14,6 +16,7 @@ import pytest
 
 from graders.fixtures import generated
 from graders.packs.stonehenge import checks, generate
+from graders.testing import right_on_either
 
 PUBLIC_TOTALS = [4, 18]
 # 2 leaves exactly one legal move (subtract 1): a strategy must still return it.
@@ -35,9 +38,31 @@ def on_reference_game(make_worker, key):
     return make_worker(student=student, reference=["stonehenge.py"])
 
 
-def play(worker, key, at, **options):
-    """The strategy's answer at position ``at`` of the instructor's game."""
-    return worker.call("strategy", key, at["side"], at["p1_starts"], at["moves"], mixed=True,
+def games(make_worker, key):
+    """``(worker, mixed)`` for the strategy on the instructor's game, then on the student's own
+    (each made when needed)."""
+    return [lambda: (on_reference_game(make_worker, key), True),
+            lambda: (make_worker(student=["strategy.py"], label=f"own game {key}"), False)]
+
+
+def right_somewhere(make_worker, key, judge, **options):
+    """``judge(answer, worker)`` of the strategy's answer at the position the state-kept and
+    no-recursion tests play (``options``: ``at``, another one), on the instructor's game, or
+    on the student's own where it could not play on the instructor's."""
+    at = options.pop("at", None) or generated(graded_positions)[KEPT]
+
+    def ask(game):
+        worker, mixed = game
+        return play(worker, key, at, mixed, **options), worker
+
+    right_on_either(games(make_worker, key), ask, lambda answer: judge(*answer),
+                    own="your own game")
+
+
+def play(worker, key, at, mixed=True, **options):
+    """The strategy's answer at position ``at`` of the instructor's game (``mixed``), else of
+    the student's own."""
+    return worker.call("strategy", key, at["side"], at["p1_starts"], at["moves"], mixed=mixed,
                        **options)
 
 
@@ -61,38 +86,38 @@ def test_iterative_subtract_square_more(make_worker):
 
 @pytest.mark.cases(graded_positions, ids=checks.side_id)
 def test_recursive_optimal_move(make_worker, case):
-    checks.expect_best_move(play(on_reference_game(make_worker, "mr"), "mr", case), case)
+    right_somewhere(make_worker, "mr", lambda got, _: checks.expect_best_move(got, case), at=case)
 
 
 @pytest.mark.cases(graded_positions, ids=checks.side_id)
 def test_iterative_optimal_move(make_worker, case):
-    checks.expect_best_move(play(on_reference_game(make_worker, "mi"), "mi", case), case)
+    right_somewhere(make_worker, "mi", lambda got, _: checks.expect_best_move(got, case), at=case)
 
 
-def check_state_kept(worker, key):
-    at = generated(graded_positions)[KEPT]
-    got = play(worker, key, at)
-    assert got["state_kept"], (
-        f"the {checks.STRATEGIES[key]} strategy changed game.current_state; it must only look "
-        "ahead")
-    # Leaving the state alone earns this share only where the strategy also did its job.
-    checks.expect_best_move(got, at)
+def state_kept(key):
+    def judge(got, _):
+        assert got["state_kept"], (
+            f"the {checks.STRATEGIES[key]} strategy changed game.current_state; it must only "
+            "look ahead")
+        # Leaving the state alone earns this share only where the strategy also did its job.
+        checks.expect_best_move(got, generated(graded_positions)[KEPT])
+    return judge
 
 
 def test_recursive_keeps_the_current_state(make_worker):
-    check_state_kept(on_reference_game(make_worker, "mr"), "mr")
+    right_somewhere(make_worker, "mr", state_kept("mr"))
 
 
 def test_iterative_keeps_the_current_state(make_worker):
-    check_state_kept(on_reference_game(make_worker, "mi"), "mi")
+    right_somewhere(make_worker, "mi", state_kept("mi"))
 
 
 def test_iterative_never_recurses(make_worker):
-    worker = on_reference_game(make_worker, "mi")
+    right_somewhere(make_worker, "mi", never_recursed, watch_recursion=True)
+
+
+def never_recursed(got, worker):
     at = generated(graded_positions)[KEPT]
-    got = play(worker, "mi", at, watch_recursion=True)
-    # The guard's own record, which no code in the student's process can change: exactly one
-    # watch ran around the strategy, stayed switched on, and saw no recursion.
     watches = worker.watches
     assert len(watches) == 1 and watches[0].get("intact"), (
         "the grader's recursion check did not run around the iterative strategy as it should: "

@@ -1,5 +1,7 @@
 """Grader tests for StrategyMinimax. The student's strategy plays on the REFERENCE game, so a
-bug in their TippyGameState costs marks once (state criterion); any optimal move counts."""
+bug in their TippyGameState costs marks once (state criterion); where it does not play right
+there, it plays on their own game (a strategy may read their own state's fields); any optimal
+move counts."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import pytest
 
 from graders.packs.tippy import checks, generate, oracle
 from graders.solver import SUBTRACT_SQUARE
+from graders.testing import Unplayable, right_on_either
 
 SEEDS = [1, 2, 3]
 
@@ -28,35 +31,59 @@ def spot_id(spot):
     return f"{n}x{n}-{len(spot['moves'])}empty-{spot['player']}"
 
 
+OWN = "your own TippyGameState"
+
+
 @pytest.fixture
-def on_reference_game(make_worker):
-    return make_worker(student=["strategy_minimax.py"],
-                       reference=["tippy_game_state.py", "tippy_move.py"])
+def games(make_worker):
+    """The strategy on the instructor's game, then on the student's own (made when needed)."""
+    return [lambda: make_worker(student=["strategy_minimax.py"],
+                                reference=["tippy_game_state.py", "tippy_move.py"]),
+            lambda: make_worker(student=["strategy_minimax.py"], label="own game")]
+
+
+def playable(answer, spot, seed=None):
+    """``answer``, unless the driver could not use it on this game (a move it cannot take)."""
+    if answer["why"] is not None:
+        game = "" if seed is None else f", game {seed}"
+        raise Unplayable(f"{checks.describe(spot)}{game}: {answer['why']}", {})
+    return answer
 
 
 @pytest.mark.cases(optimal, ids=spot_id)
-def test_minimax_plays_an_optimal_move(on_reference_game, case):
+def test_minimax_plays_an_optimal_move(games, case):
     spot = case
-    got = on_reference_game.call("minimax_move", len(spot["board"]), spot["cells"])
-    assert got["why"] is None, f"{checks.describe(spot)}: {got['why']}"
-    score = {1: "a win", 0: "a tie", -1: "a loss"}
-    chosen = oracle.move_values(spot["board"], spot["player"]).get(tuple(got["cell"]))
-    assert got["cell"] in spot["best"], (
-        f"{checks.describe(spot)}: suggest_move chose {tuple(got['cell'])}, which guarantees "
-        f"only {score.get(chosen, chosen)}; {score[spot['value']]} was possible with any of "
-        f"{[tuple(c) for c in spot['best']]}")
+
+    def ask(game):
+        return playable(game.call("minimax_move", len(spot["board"]), spot["cells"]), spot)
+
+    def judge(got):
+        score = {1: "a win", 0: "a tie", -1: "a loss"}
+        chosen = oracle.move_values(spot["board"], spot["player"]).get(tuple(got["cell"]))
+        assert got["cell"] in spot["best"], (
+            f"{checks.describe(spot)}: suggest_move chose {tuple(got['cell'])}, which "
+            f"guarantees only {score.get(chosen, chosen)}; {score[spot['value']]} was possible "
+            f"with any of {[tuple(c) for c in spot['best']]}")
+
+    right_on_either(games, ask, judge, own=OWN)
 
 
 @pytest.mark.cases(forced, ids=spot_id)
-def test_minimax_wins_every_game_against_random_play(on_reference_game, case):
+def test_minimax_wins_every_game_against_random_play(games, case):
     spot, n = case, len(case["board"])
-    for seed, game in zip(SEEDS, on_reference_game.call(
-            "minimax_vs_random", n, spot["cells"], SEEDS), strict=True):
-        assert game["why"] is None, f"{checks.describe(spot)}, game {seed}: {game['why']}"
-        result = oracle.status(oracle.replay(n, spot["cells"] + game["cells"]))
-        assert result == spot["player"], (
-            f"{checks.describe(spot)}: a forced win, but against random moves the game went on "
-            f"{checks.game_text(spot['cells'] + game['cells'])} and ended {result!r}")
+
+    def ask(game):
+        played = game.call("minimax_vs_random", n, spot["cells"], SEEDS)
+        return [playable(one, spot, seed) for seed, one in zip(SEEDS, played, strict=True)]
+
+    def judge(played):
+        for one in played:
+            result = oracle.status(oracle.replay(n, spot["cells"] + one["cells"]))
+            assert result == spot["player"], (
+                f"{checks.describe(spot)}: a forced win, but against random moves the game went "
+                f"on {checks.game_text(spot['cells'] + one['cells'])} and ended {result!r}")
+
+    right_on_either(games, ask, judge, own=OWN)
 
 
 @pytest.mark.public

@@ -21,7 +21,10 @@ from pathlib import Path, PurePosixPath
 
 from graders.rules.base import Violation
 
-IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vscode"}
+# Never the student's work: system litter, and the caches their tools leave (python_ta's mypy
+# run, pytest, Hypothesis, Jupyter) beside their files.
+IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vscode",
+                 ".mypy_cache", ".pytest_cache", ".hypothesis", ".ipynb_checkpoints"}
 MAX_ZIP_ENTRIES = 500
 MAX_ZIP_BYTES = 20 * 1024 * 1024
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -34,6 +37,11 @@ TAR_ERRORS = (tarfile.TarError, OSError, EOFError, ValueError, zlib.error, lzma.
 # thousands of files that would crowd the student's own out of the entry cap.
 ENVIRONMENT_MARK = "pyvenv.cfg"
 PACKAGE_PARTS = frozenset({"site-packages", "dist-packages"})
+# The student pre-check kit (graders/kit), handed in with the student's files when they zip the
+# folder they worked in: its machinery, and the files the kit puts beside it.
+KIT_MARK = ("_precheck", "kit.json")
+KIT_FILES = frozenset({"precheck.py", "conftest.py", "pytest.ini", "requirements.txt",
+                       "README.txt"})
 
 
 def clean_text(text: str) -> str:
@@ -68,8 +76,32 @@ def read_files(source: Path, problems: list[Violation], cap: int = MAX_ZIP_BYTES
     An archive in a folder (an LMS keeps the zip a student uploaded in their folder) is opened
     in place: its members stand in a folder named after it (``a3.zip`` -> ``a3/...``)."""
     if source.is_dir():
-        return _open_archives(_read_folder(source, problems, cap), problems, cap)
-    return _read_file(source, problems, cap)
+        return _without_kits(_open_archives(_read_folder(source, problems, cap), problems, cap),
+                             problems)
+    return _without_kits(_read_file(source, problems, cap), problems)
+
+
+def _without_kits(files: Files, problems: list[Violation]) -> Files:
+    """``files`` without the pre-check kit's own (a folder holding ``_precheck/kit.json``:
+    its ``_precheck/`` and the files the kit puts beside it), each such folder named in
+    ``problems`` as left out: the kit's code is never the student's work."""
+    roots = {path.parents[1] for path in map(PurePosixPath, files)
+             if path.parts[-2:] == KIT_MARK}
+    if not roots:
+        return files
+    kept = Files()
+    for name, data in files.items():
+        path = PurePosixPath(name)
+        if not any(root / KIT_MARK[0] in path.parents
+                   or (path.parent == root and path.name in KIT_FILES) for root in roots):
+            kept.add(name, data, files.times.get(name))
+    for root in sorted(roots):
+        where = "" if root == PurePosixPath(".") else f"{root}/"
+        problems.append(problem("intake", clean_text(where + KIT_MARK[0] + "/"),
+                                "and the files beside it that came with it (precheck.py, "
+                                "conftest.py, ...) are the pre-check kit's, not your work; "
+                                "they were left out, and your own files beside them graded"))
+    return kept
 
 
 def _read_file(path: Path, problems: list[Violation], cap: int,

@@ -43,12 +43,16 @@ testpaths = {tests}
 """
 
 
+def own_packages(pack: Pack) -> list[str]:
+    """What the pre-check's own code imports (a pep8 rule runs pycodestyle in-process)."""
+    pep8 = any(rule.name == "pep8" for rule in pack.declaration.rules)
+    return [*BASE_PACKAGES, *(["pycodestyle"] if pep8 else [])]
+
+
 def requirements(pack: Pack) -> list[str]:
     """Public packages, pinned as the instructor's run has them (the pack's tools and its
     ``[environment]`` too); never the harness."""
-    names = list(BASE_PACKAGES)
-    if any(rule.name == "pep8" for rule in pack.declaration.rules):
-        names.append("pycodestyle")
+    names = own_packages(pack)
     pins = [f"{name}=={metadata.version(name)}" for name in names]
     for tool in pack.declaration.tools:
         pins += [r for r in tool.requirements if r.split("==")[0] not in names]
@@ -71,6 +75,7 @@ def manifest(pack: Pack, shares: dict[str, float]) -> dict:
         "declaration": data,
         "shares": shares,
         "python": list(sys.version_info[:2]),  # the grader's: the pre-check warns a newer one
+        "needs": own_packages(pack),  # checked before the pre-check imports them
         "rules": [{"name": r.name, "title": _title(r.name), "deduction": r.deduction}
                   for r in pack.declaration.rules],
     }

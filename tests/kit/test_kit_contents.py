@@ -94,3 +94,43 @@ def test_an_older_python_is_told_what_the_pre_check_needs(kit_zip, tmp_path: Pat
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith("The pre-check needs Python 3.11 or newer; this is Python")
     assert "Python 3.11 or newer" in (kit / "README.txt").read_text(encoding="utf-8")
+
+
+def run_entry(kit: Path, *args: str, before: str = "") -> subprocess.CompletedProcess:
+    """``python3 precheck.py ARGS`` in ``kit``, ``before`` run first in the same process."""
+    script = (f"import runpy, sys\n{before}\nsys.argv = ['precheck.py', *{list(args)!r}]\n"
+              "runpy.run_path('precheck.py', run_name='__main__')")
+    return subprocess.run([sys.executable, "-c", script], cwd=kit, capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def test_the_command_line_is_read_before_anything_runs(kit_zip, tmp_path: Path):
+    """--help prints what the pre-check does; a path that is not there, or two paths, get
+    the usage and exit 2 (a pytest INTERNALERROR traceback before)."""
+    with zipfile.ZipFile(kit_zip("altnim")) as archive:
+        archive.extractall(tmp_path)
+    kit = tmp_path / "altnim-kit"
+    helped = run_entry(kit, "--help")
+    assert helped.returncode == 0 and helped.stdout.startswith("Check your work before")
+    for args in (["nope"], ["my", "work"]):
+        done = run_entry(kit, *args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert "Usage: python3 precheck.py [FOLDER or ZIP]" in done.stderr
+    assert "There is no file or folder 'nope'" in run_entry(kit, "nope").stderr
+
+
+def test_a_half_finished_install_is_told_what_is_missing(kit_zip, tmp_path: Path):
+    """pydantic missing (pip stopped half-way; another Python): the pre-check names it and
+    the command that installs it, instead of an ImportError from its own code."""
+    with zipfile.ZipFile(kit_zip("stonehenge")) as archive:
+        archive.extractall(tmp_path)
+    kit = tmp_path / "stonehenge-kit"
+    hide = ("from importlib import metadata; real = metadata.version\n"
+            "def version(name):\n"
+            "    if name == 'pydantic': raise metadata.PackageNotFoundError(name)\n"
+            "    return real(name)\n"
+            "metadata.version = version")
+    done = run_entry(kit, before=f"exec({hide!r})")
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("The pre-check needs pydantic, not installed for this Python")
+    assert "python3 -m pip install -r requirements.txt" in done.stderr

@@ -97,6 +97,21 @@ def run_rules(pack: Pack, submission: Submission) -> list[ViolationRecord]:
     return records
 
 
+def unchecked(pack: Pack, submission: Submission) -> dict[str, list[str]]:
+    """Rule name -> the files it could not check because Python cannot read them (their
+    syntax error is reported instead): a pre-check says so rather than PASS."""
+    unread = {name for name, source in submission.files.items()
+              if name.endswith(".py") and parse(source) is None}
+    found: dict[str, list[str]] = {}
+    for spec in pack.declaration.rules:
+        rule = get_rule(spec.name)(pack.declaration.rule_options(spec))
+        names = [name for name in _files_for(spec, rule, submission) if name in unread]
+        if rule.needs_tree and names:
+            found.setdefault(spec.name, []).extend(n for n in names if n not in found.get(
+                spec.name, []))
+    return found
+
+
 def _files_for(spec: RuleSpec, rule: Rule, submission: Submission) -> list[str]:
     """The declared files, plus the student's helper modules where the rule applies to them."""
     if not spec.files:

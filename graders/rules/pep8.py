@@ -3,7 +3,7 @@
 Runs pycodestyle's checker through its library API on the submitted text (never a subprocess,
 never the file on disk) with the handout's settings. Each reported problem is one violation
 with pycodestyle's code and text. pycodestyle reads the text with ``tokenize``, not by running
-it; a file that does not tokenize gets pycodestyle's own E902 report.
+it; a file Python cannot parse is not checked (its syntax error is reported instead).
 
 Choose ``ignore`` as the course did: CSC148 (2015) ran ``pep8.Checker(file,
 ignore=('W2', 'W3'))``. Giving ``ignore`` replaces pycodestyle's default ignore list, so the
@@ -64,7 +64,10 @@ class Pep8(Rule):
     name = "pep8"
     Options = Pep8Options
     options: Pep8Options
-    needs_tree = False
+    # A file Python cannot read is its syntax error's one charge: pycodestyle reads on past
+    # the break (an unclosed bracket makes every later line a continuation: E128, E251, ...)
+    # and would charge the style criterion for the parser's confusion.
+    needs_tree = True
 
     def check(self, ctx: RuleContext) -> Iterator[Violation]:
         found = self.problems(ctx.source, ctx.file)

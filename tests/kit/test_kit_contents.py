@@ -4,6 +4,7 @@ get it, public requirements only; and the wheel never ships a pack."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -134,3 +135,24 @@ def test_a_half_finished_install_is_told_what_is_missing(kit_zip, tmp_path: Path
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.startswith("The pre-check needs pydantic, not installed for this Python")
     assert "python3 -m pip install -r requirements.txt" in done.stderr
+
+
+def test_a_rule_that_cannot_read_a_file_is_not_called_passed(kit_zip, tmp_path: Path):
+    """A file with a syntax error, an extra import and a global: the pre-check said PASS for
+    the import and global rules beside "nothing else in the file can be checked", and the
+    student lost 25 points they were told were fine once the syntax was fixed."""
+    with zipfile.ZipFile(kit_zip("altnim")) as archive:
+        archive.extractall(tmp_path)
+    kit = tmp_path / "altnim-kit"
+    work = tmp_path / "work"
+    work.mkdir()
+    reference = (get_pack("altnim").reference_dir / "myAltNimFunctions.py").read_text("utf-8")
+    broken = reference.replace("from myAltNimClasses import *",
+                               "from myAltNimClasses import *\nimport math\nCOUNT = 0", 1)
+    (work / "myAltNimFunctions.py").write_text(broken + "\ndef oops(:\n", encoding="utf-8")
+    done = run_entry(kit, str(work))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "FAIL File is not valid Python [syntax-error]" in done.stdout
+    for rule in ("forbidden-import", "module-global"):
+        assert f"[{rule}]: not checked in myAltNimFunctions.py" in done.stdout, done.stdout
+        assert not re.search(rf"PASS .*\[{rule}\]", done.stdout)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from _precheck import PACKAGE_DIR, fixtures
-from _precheck.checks import run_rules
+from _precheck.checks import run_rules, unchecked
 from _precheck.declaration import Declaration
 from _precheck.pack import Pack
 from _precheck.plugin import GradingPlugin, GradingState
@@ -74,6 +74,7 @@ class KitSession:
             folder, self.scratch / "submission" / folder.name)
         self.submission = prepare(source, self.pack, self.scratch / "work")
         self.violations = run_rules(self.pack, self.submission)
+        self.unchecked = unchecked(self.pack, self.submission)
         self.state = GradingState(self.pack, Sandbox(), [self.submission], True, None)
 
     def attach(self, config: pytest.Config) -> None:
@@ -143,6 +144,10 @@ def as_json(session: KitSession) -> str:
 
 def _rule_line(rule: dict, found: list, session: KitSession) -> list[str] | str:
     points = f" (-{rule['deduction']:g} points)" if rule.get("deduction") else ""
+    if not found and session.unchecked.get(rule["name"]):
+        files = ", ".join(session.unchecked[rule["name"]])
+        return (f"  ---- {rule['title']} [{rule['name']}]: not checked in {files}, which Python "
+                "cannot read (see its syntax error)")
     if not found:
         return f"  PASS {rule['title']} [{rule['name']}]"
     notice = all(is_notice(session.pack, v) for v in found)

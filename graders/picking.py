@@ -17,6 +17,7 @@ from graders.handin import Files, archive_stem, problem
 from graders.pack import Pack
 from graders.rules.base import Violation
 from graders.sandbox.harness_kit import class_homes
+from graders.starter import differing_lines, starter_versions
 
 
 def kit_files(pack: Pack) -> list[str]:
@@ -36,6 +37,17 @@ def pick(
         by_base.setdefault(PurePosixPath(path).name, []).append(path)
     if name in by_base:
         chosen = _nearest_newest(by_base[name], raw)
+        work = _work_beside_starter(name, chosen, by_base, raw, pack)
+        if work is not None:
+            starter = f"the `{chosen}` beside it is the starter, unchanged"
+            if name == pack.declaration.submission.entry_program:  # the handout names no file
+                problems.append(problem("program-file", work,
+                                        f"was graded as the program (`{name}`): {starter}"))
+            else:
+                problems.append(problem(
+                    "file-name", work, f"was graded as `{name}`: {starter}; the assignment "
+                    "asks for your work under exactly that name"))
+            return work
         others = sorted(path for path in by_base[name] if raw[path] != raw[chosen])
         if others:  # two versions handed in (a zip beside the file, v1/ and v2/): say which
             listed = ", ".join(f"`{path}`" for path in others[:5])
@@ -80,6 +92,28 @@ def pick(
                    "source: it cannot be read or graded")
     problems.append(problem("missing-file", name, reason))
     return None
+
+
+def _work_beside_starter(name: str, chosen: str, by_base: dict[str, list[str]], raw: Files,
+                         pack: Pack) -> str | None:
+    """The one near-named file that is not the starter, where the file of the exact name is
+    the starter unchanged: a student who works in the kit's folder and saves their work as
+    ``game (1).py`` hands in the untouched ``game.py`` beside it."""
+    if not _is_starter(pack, name, raw[chosen]):
+        return None
+    work = [path for base, paths in by_base.items() if _near(base, name) for path in paths
+            if not _is_starter(pack, name, raw[path])]
+    return work[0] if len(work) == 1 else None
+
+
+def _is_starter(pack: Pack, name: str, data: bytes) -> bool:
+    """Whether ``data`` is a starter version of ``name`` (the kit's file of that name, or a
+    template's version), blank lines and line ends aside."""
+    kit_file = pack.templates_dir / name
+    texts = starter_versions(pack, name) + (
+        [kit_file.read_text(encoding="utf-8")] if kit_file.is_file() else [])
+    text = data.decode("utf-8-sig", errors="replace")
+    return any(differing_lines(version, text) == 0 for version in texts)
 
 
 def _nearest_newest(paths: list[str], raw: Files) -> str:

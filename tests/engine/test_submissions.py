@@ -312,3 +312,33 @@ def test_a_name_no_file_system_takes_is_the_students_problem(tmp_path: Path, hel
     [notice] = sub.problems
     assert notice.rule == "intake" and "name too long for a file system" in notice.message
     assert (sub.workspace / "myAltNimFunctions.py").read_text() == GOOD
+
+
+def test_work_saved_beside_the_untouched_starter_is_graded(tmp_path: Path):
+    """A student works in the kit's folder, where the starter sits under the graded name, and
+    saves their work as `myAltNimFunctions (1).py` (a second download, an editor's copy):
+    the untouched starter was graded and the work ignored. The work is graded, under the
+    file-name problem; where the file of the exact name is theirs, it stays the one graded."""
+    starter = PACK.template_text("myAltNimFunctions.template").replace("\n", "\r\n")
+    handed = {"myAltNimFunctions.py": starter, "myAltNimFunctions (1).py": GOOD}
+    sub = prepare(student(tmp_path, handed), PACK, tmp_path / "work")
+    assert sub.files["myAltNimFunctions.py"] == GOOD
+    [named] = [p for p in sub.problems if p.rule == "file-name"]
+    assert named.file == "myAltNimFunctions (1).py"
+    assert "the `myAltNimFunctions.py` beside it is the starter, unchanged" in named.message
+    changed = {**handed, "myAltNimFunctions.py": GOOD.replace("return", "return  ", 1)}
+    sub = prepare(student(tmp_path, changed, "s2"), PACK, tmp_path / "work2")
+    assert sub.files["myAltNimFunctions.py"] == changed["myAltNimFunctions.py"]
+    assert "file-name" not in problems(sub)
+
+
+def test_a_program_saved_beside_the_untouched_starter_is_the_program(tmp_path: Path):
+    """Where the handout names no file, the work under a near name is the program, with the
+    program-file notice (never a wrong file name)."""
+    pnt = get_pack("pnt")
+    program = (pnt.reference_dir / "pnt.py").read_text(encoding="utf-8")
+    handed = {"pnt.py": pnt.template_text("pnt.py"), "pnt (1).py": program}
+    sub = prepare(student(tmp_path, handed), pnt, tmp_path / "work")
+    assert sub.files["pnt.py"] == program
+    assert [p.rule for p in sub.problems] == ["program-file"]
+    assert "the `pnt.py` beside it is the starter, unchanged" in sub.problems[0].message

@@ -10,6 +10,7 @@ import traceback
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from graders.pack import Pack
 from graders.results import ViolationRecord
@@ -25,9 +26,19 @@ PROBLEM_TITLES = Path(__file__).with_name("problems.toml")
 
 
 @cache
-def problem_titles() -> dict[str, str]:
+def _problem_words() -> dict[str, Any]:
     with PROBLEM_TITLES.open("rb") as handle:
         return tomllib.load(handle)
+
+
+def problem_titles() -> dict[str, str]:
+    """Each hand-in problem's title (``problems.toml``)."""
+    return {kind: text for kind, text in _problem_words().items() if isinstance(text, str)}
+
+
+def problem_fix(kind: str) -> str:
+    """What to do about a hand-in problem of ``kind`` ("" where there is nothing to say)."""
+    return str(_problem_words().get("fix", {}).get(kind, ""))
 
 
 def title_of(rule: str) -> str:
@@ -183,7 +194,7 @@ def _record(violation: Violation, deduction: float) -> ViolationRecord:
         message=violation.message,
         line=violation.line,
         source_line=violation.source_line,
-        fix=violation.fix,
+        fix=violation.fix or problem_fix(violation.rule),
         deduction=deduction,
         kind=violation.kind,
     )

@@ -56,7 +56,7 @@ def _notebook_as_code(name: str, handed: str, data: bytes, problems: list[Violat
         return data
     problems.append(problem(
         "notebook", handed, f"is a Jupyter notebook: its code cells, in order, were graded as "
-        f"`{name}`. Next time hand in a .py file (in Jupyter: File > Download as > Python)"))
+        f"`{name}`. Hand in a .py file instead (in Jupyter: File > Download as > Python)"))
     return code.encode("utf-8")
 
 

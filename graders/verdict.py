@@ -80,15 +80,19 @@ def public_points(outcomes: Iterable[TestOutcome], shares: Mapping[str, float],
     return words()["public_points"].format(earned=f"{earned:.4g}", total=f"{total:.4g}")
 
 
-def plain_words(message: str, details: Mapping[str, Any], files: Mapping[str, str]) -> str:
+def plain_words(message: str, details: Mapping[str, Any], files: Mapping[str, str], *,
+                test: bool = True) -> str:
     """``message`` as a student reads it: an exception names the student's own function or
     class where the traceback ends in their ``files`` (not the grader's operation), paths are
-    relative to their folder, and a quoted object repr says what was expected instead."""
+    relative to their folder, and a quoted object repr says what was expected instead. A
+    test's message starts with the grader's operation (`minimax` raised ...), said as "your
+    code"; a rule's or the hand-in's (``test=False``) starts with the file it is about, kept."""
     raised = RAISED.search(message)
     if raised:
         message = message[:raised.start()] + _raised(
             raised["rest"], str(details.get("traceback") or ""), files)
-    message = OPERATION.sub(lambda m: "" if m["colon"] else words()["operation"], message)
+    if test:
+        message = OPERATION.sub(lambda m: "" if m["colon"] else words()["operation"], message)
     message = message.replace(SANDBOX_ROOT + "/", "")
     return REPR.sub(_repr_words, message)
 

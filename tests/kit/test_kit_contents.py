@@ -156,3 +156,21 @@ def test_a_rule_that_cannot_read_a_file_is_not_called_passed(kit_zip, tmp_path: 
     for rule in ("forbidden-import", "module-global"):
         assert f"[{rule}]: not checked in myAltNimFunctions.py" in done.stdout, done.stdout
         assert not re.search(rf"PASS .*\[{rule}\]", done.stdout)
+
+
+def test_a_hand_in_problem_names_its_file_and_says_what_to_do(kit_zip, tmp_path: Path):
+    """A file saved under a near name: the line names the file (it read "your code was
+    graded as ...", the test messages' wording for the grader's operation) and says what to
+    do about it."""
+    with zipfile.ZipFile(kit_zip("altnim")) as archive:
+        archive.extractall(tmp_path)
+    kit = tmp_path / "altnim-kit"
+    work = tmp_path / "work"
+    work.mkdir()
+    reference = get_pack("altnim").reference_dir / "myAltNimFunctions.py"
+    (work / "myAltNimFunctions (1).py").write_bytes(reference.read_bytes())
+    done = run_entry(kit, str(work))
+    assert ("at myAltNimFunctions (1).py: `myAltNimFunctions (1).py` was graded as "
+            "`myAltNimFunctions.py`") in done.stdout, done.stdout
+    assert "what to fix: Rename your file to exactly the name" in done.stdout
+    assert "your code was graded" not in done.stdout

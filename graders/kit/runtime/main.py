@@ -155,11 +155,11 @@ def _rule_line(rule: dict, found: list, session: KitSession) -> list[str] | str:
     out = [f"  {mark} {found[0].title} [{rule['name']}]{points}"]
     for v in found:
         where = f"{v.file}:{v.line}" if v.line else v.file
-        out.append(f"       at {where}: {plain_words(v.message, {}, {})}")
+        out.append(f"       at {where}: {plain_words(v.message, {}, {}, test=False)}")
         if v.source_line:
             out.append(f"       line: {v.source_line.strip()}")
     if found[0].fix:
-        out.append(f"       what to fix: {plain_words(found[0].fix, {}, {})}")
+        out.append(f"       what to fix: {plain_words(found[0].fix, {}, {}, test=False)}")
     return "\n".join(out)
 
 

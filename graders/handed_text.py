@@ -90,8 +90,15 @@ def _text(name: str, data: bytes, problems: list[Violation]) -> str:
         if declared is None:
             problems.append(problem(
                 "source-encoding", name,
-                f"is not UTF-8 (byte {exc.start}); it was read as Windows-1252: save it as UTF-8"))
+                f"is not UTF-8 ({_where(data, exc.start)}); it was read as Windows-1252: save "
+                "it as UTF-8"))
         return data.decode("cp1252", errors="replace")
+
+
+def _where(data: bytes, offset: int) -> str:
+    """Where byte ``offset`` is, as an editor shows it: its line, and the byte's value."""
+    line = data.count(b"\n", 0, offset) + 1
+    return f"line {line}, the byte 0x{data[offset]:02x}"
 
 
 def _document(data: bytes) -> str | None:
@@ -112,7 +119,7 @@ def _in_declared(name: str, data: bytes, declared: str,
             return text
         where = f"character {found.start()}"
     except UnicodeDecodeError as exc:
-        where = f"byte {exc.start}"
+        where = _where(data, exc.start)
     except UnicodeError:
         where = "its text"
     problems.append(problem(

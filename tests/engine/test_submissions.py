@@ -62,6 +62,9 @@ def test_non_utf8_is_decoded_and_flagged(tmp_path: Path):
     sub = prepare(student(tmp_path, {"myAltNimFunctions.py": data}), PACK, tmp_path / "work")
     assert "Zoë Ménard" in sub.files["myAltNimFunctions.py"]
     assert problems(sub) == {"source-encoding"}
+    # where an editor shows it: the line, and the byte (it said "byte 453")
+    line = GOOD[:GOOD.index("Course Instructor")].count("\n") + 1
+    assert f"is not UTF-8 (line {line}, the byte 0xeb)" in sub.problems[0].message
 
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])

@@ -123,7 +123,7 @@ class Rule(ABC):
             line=line,
             column=column,
             source_line=ctx.line_text(line),
-            fix=wording.get("fix"),
+            fix=wording.get("fixes", {}).get(key) or wording.get("fix"),  # a message's own
             kind=kind,
         )
 

@@ -174,3 +174,17 @@ def test_a_hand_in_problem_names_its_file_and_says_what_to_do(kit_zip, tmp_path:
             "`myAltNimFunctions.py`") in done.stdout, done.stdout
     assert "what to fix: Rename your file to exactly the name" in done.stdout
     assert "your code was graded" not in done.stdout
+
+
+def test_a_rule_declared_for_two_entries_is_one_line(kit_zip, tmp_path: Path):
+    """tippy declares entry-name for the state's menu entry and the strategy's: the pre-check
+    printed a NOTE and then a PASS for the same rule, the NOTE's two places alike."""
+    with zipfile.ZipFile(kit_zip("tippy")) as archive:
+        archive.extractall(tmp_path)
+    kit = tmp_path / "tippy-kit"
+    done = run_entry(kit)
+    lines = [line for line in done.stdout.splitlines() if "[entry-name]" in line]
+    assert len(lines) == 1, done.stdout
+    assert lines[0].lstrip().startswith("NOTE"), lines
+    places = [line for line in done.stdout.splitlines() if "is not in game_view.py" in line]
+    assert len(places) == 2 and len(set(places)) == 2, places

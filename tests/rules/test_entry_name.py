@@ -31,6 +31,10 @@ def test_a_module_attribute_counts_by_its_attribute_name():
 def test_a_missing_entry_is_reported():
     [violation] = run_rule("entry-name", example("entry_name_missing.py"), GAME)
     assert violation.line is None and "playable_games['h']" in violation.message
+    # its own advice: to add the entry (the rule's is to rename a class the entry names)
+    assert violation.fix.startswith("Add the entry to the menu")
+    [renamed] = run_rule("entry-name", example("entry_name_renamed.py"), GAME)
+    assert renamed.fix.startswith("Name the class or function as the handout does")
 
 
 def test_the_handout_name_passes():

@@ -109,9 +109,11 @@ def report(session: KitSession) -> str:
         broken.setdefault(violation.rule, []).append(violation)
     if not MANIFEST["rules"] and not broken:
         lines.append("  (this assignment has no rule checks)")
-    for rule in MANIFEST["rules"]:
-        found = broken.pop(rule["name"], [])
-        lines.append(_rule_line(rule, found, session))
+    declared: dict[str, dict] = {}
+    for rule in MANIFEST["rules"]:  # a rule declared twice (two entries) is one line
+        declared.setdefault(rule["name"], rule)
+    for rule in declared.values():
+        lines.append(_rule_line(rule, broken.pop(rule["name"], []), session))
     for name, found in broken.items():  # collection problems (file names, encodings)
         lines.append(_rule_line({"name": name, "title": found[0].title, "deduction":
                                  found[0].deduction}, found, session))

@@ -165,8 +165,23 @@ def faults(result: SubmissionResult) -> list[dict[str, Any]]:
     return [group for group in groups if group["failed"]]
 
 
-def criterion_rules(pack: Pack) -> dict[str, list[str]]:
-    return {criterion.id: list(criterion.rules) for criterion in pack.declaration.criteria}
+def criterion_rules(pack: Pack) -> dict[str, str]:
+    """Criterion id -> how the rules it names take its points, in words: all of them, or
+    (a proportional criterion) so much per distinct kind of message, or per weighed rule."""
+    notes = {}
+    for criterion in pack.declaration.criteria:
+        if not criterion.rules:
+            continue
+        rules = ", ".join(criterion.rules)
+        if criterion.per_kind is not None:
+            notes[criterion.id] = (f"{criterion.per_kind:g} point(s) off per distinct kind of "
+                                   f"message from rule(s) {rules}, at most {criterion.points:g}")
+        elif all(rule in criterion.causes for rule in criterion.rules):
+            notes[criterion.id] = "a broken rule costs its weight, once: " + ", ".join(
+                f"{rule} (-{criterion.causes[rule]:g})" for rule in criterion.rules)
+        else:
+            notes[criterion.id] = f"all or nothing on rule(s): {rules}"
+    return notes
 
 
 def criteria_of(pack: Pack, test: TestOutcome) -> list[str]:

@@ -16,7 +16,8 @@ from rich.table import Table
 from graders.consensus import SharedLines
 from graders.outcomes import BatchOutcome
 from graders.outcomes import Progress as OnResult
-from graders.report.stats import reasons
+from graders.pack import Pack
+from graders.report.stats import counted_tests, reasons
 from graders.results import SubmissionResult, ViolationRecord
 from graders.sandbox import Isolation
 from graders.verdict import lists_kinds
@@ -68,10 +69,11 @@ def progress_bar(total: int, title: str) -> Iterator[OnResult]:
         yield advance
 
 
-def summary(outcome: BatchOutcome, title: str) -> None:
+def summary(outcome: BatchOutcome, title: str, pack: Pack) -> None:
     """The class summary: a table on a terminal; plain CSV lines (one per student, never
-    wrapped or cut) when the output goes to a file or a pipe."""
-    rows = [[printable(cell) for cell in _row(r)] for r in outcome.results]
+    wrapped or cut) when the output goes to a file or a pipe. Its tests are those the
+    reports count: run, and worth points."""
+    rows = [[printable(cell) for cell in _row(r, pack)] for r in outcome.results]
     if out.is_terminal:
         table = Table(title=title, show_lines=False)
         table.add_column("student", overflow="fold", ratio=2)  # folded, never cut
@@ -95,15 +97,15 @@ def summary(outcome: BatchOutcome, title: str) -> None:
         console.print(f"[red]Grader error:[/] {escape(printable(message, lines=True))}")
 
 
-def _row(r: SubmissionResult) -> list[str]:
-    passed = sum(t.outcome == "passed" for t in r.tests)
+def _row(r: SubmissionResult, pack: Pack) -> list[str]:
+    passed, counted = counted_tests(pack, r)
     status = {"graded": "graded", "missing": "no submission"}.get(r.status, "GRADER ERROR")
     if r.automatic_total is not None:
         status += f" (overridden; automatic {r.automatic_total:g})"
     return [
         r.student,
         f"{r.total:g} / {r.max_total:g}",
-        f"{passed}/{len(r.tests)}",
+        f"{passed}/{counted}",
         ", ".join(reasons(r)) or "-",
         ", ".join(sorted({v.rule for v in r.violations})) or "-",
         status,

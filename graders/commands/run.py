@@ -203,7 +203,7 @@ def grade_one(request: BatchRequest, intake: Intake, where: gradebook.Where) -> 
         console.console.print("On the roster with no submission: "
                               + console.printable(", ".join(missing)), markup=False)
     console.isolation_line(outcome.isolation)
-    console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)")
+    console.summary(outcome, f"{pack.title}: {len(outcome.results)} submission(s)", pack)
     console.class_starter(outcome.shared)
     again = (f", {outcome.remarked} of them marked again for the due date"
              if outcome.remarked else "")

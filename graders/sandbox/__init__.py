@@ -80,7 +80,10 @@ class RunResult:
             how = describe_signal(self.exit_code - 128, limits)
             return f"exited with status {self.exit_code}: it {how}"
         if self.exit_code:
-            return f"exited with status {self.exit_code}: {self.last_error()}"
+            error = self.last_error()
+            if error.startswith("EOFError"):  # input() past the run's stdin: say so plainly
+                error += " (it asked for more input() than the run gives it)"
+            return f"exited with status {self.exit_code}: {error}"
         return None
 
     def last_error(self) -> str:

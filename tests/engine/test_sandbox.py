@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graders.errors import StudentCrash, StudentError, StudentTimeout
-from graders.sandbox import Isolation, Limits, Sandbox
+from graders.sandbox import Isolation, Limits, RunResult, Sandbox
 from graders.sandbox.child import NotPlainData, to_plain
 
 DRIVER = textwrap.dedent("""
@@ -294,6 +294,15 @@ def test_program_runs_get_stdin_and_exit_status(sandbox, tmp_path: Path):
     )
     assert run.stdout == "hello\n" and run.exit_code == 4
     assert run.problem(LIMITS).startswith("exited with status 4")
+
+
+def test_a_program_reading_past_its_input_is_told_so():
+    """input() at import, or one more than the run's stdin holds (an EOFError's last line)."""
+    ran = RunResult(argv=["python3", "pnt.py"], stdout="", exit_code=1, timed_out=False,
+                    stderr="Traceback ...\nEOFError: EOF when reading a line\n",
+                    output_truncated=False, seconds=0.1)
+    assert ran.problem(LIMITS) == ("exited with status 1: EOFError: EOF when reading a line "
+                                   "(it asked for more input() than the run gives it)")
 
 
 plain = st.recursive(

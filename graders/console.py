@@ -20,7 +20,7 @@ from graders.pack import Pack
 from graders.report.stats import counted_tests, reasons
 from graders.results import SubmissionResult, ViolationRecord
 from graders.sandbox import Isolation
-from graders.verdict import lists_kinds
+from graders.verdict import lists_kinds, problems
 
 console = Console(stderr=True, highlight=False)
 out = Console(highlight=False)
@@ -107,7 +107,7 @@ def _row(r: SubmissionResult, pack: Pack) -> list[str]:
         f"{r.total:g} / {r.max_total:g}",
         f"{passed}/{counted}",
         ", ".join(reasons(r)) or "-",
-        ", ".join(sorted({v.rule for v in r.violations})) or "-",
+        ", ".join(sorted({v.rule for v in problems(pack, r.violations)})) or "-",
         status,
     ]
 

@@ -20,6 +20,7 @@ from graders.report import source
 from graders.results import CauseCharge, SubmissionResult, TestOutcome
 from graders.submissions import slugify
 from graders.testing import MODE_NAMES
+from graders.verdict import is_notice
 
 CONTEXT = 3  # unchanged lines kept around each difference
 MAX_INLINE = 2000  # longest line pair that gets a character-level highlight
@@ -163,6 +164,15 @@ def faults(result: SubmissionResult) -> list[dict[str, Any]]:
         if group["failed"]:
             group["anchor"] = group["failed"][0]["anchor"]
     return [group for group in groups if group["failed"]]
+
+
+def rules_named(pack: Pack, result: SubmissionResult) -> list[tuple[str, bool]]:
+    """Each rule the result's violations name, once, in order, and whether it is a 0-point
+    notice (the index marks those: they break nothing)."""
+    named: dict[str, bool] = {}
+    for violation in result.violations:
+        named[violation.rule] = named.get(violation.rule, True) and is_notice(pack, violation)
+    return list(named.items())
 
 
 def criterion_rules(pack: Pack) -> dict[str, str]:

@@ -660,3 +660,16 @@ def test_the_similarity_of_an_unchanged_batch_is_reused(tmp_path, monkeypatch):
     assert json.dumps(asdict(again)) == json.dumps(asdict(first)) and calls == []
     results[1].files = {"myAltNimFunctions.py": texts["renamed"] + "\nx = 1\n"}
     assert similar.section(pack, results, cache=cache).pairs and calls == [1]
+
+
+def test_the_public_badge_counts_a_tests_public_cases(tmp_path: Path):
+    """pnt's seven tests each run 27 cases, 4 of them public: the all-tests row said "public"
+    as if every case were in the student's pre-check."""
+    cases = [replace(outcome("test_apply", case=f"c{n}", state="passed"), public=n == 0)
+             for n in range(3)]
+    everyone = [replace(outcome("test_removals", state="passed"), public=True)]
+    result = full_result("alice", tests=cases + everyone)
+    html = (rendered(tmp_path, result) / "students" / "alice.html").read_text(encoding="utf-8")
+    table = html.split('data-testid="tests"')[1].split("</table>")[0]
+    assert '<span class="badge" data-testid="public-cases">public: 1 of 3 cases</span>' in table
+    assert table.count('<span class="badge">public</span>') == 1

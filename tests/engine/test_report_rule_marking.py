@@ -5,7 +5,8 @@ criterion (tippy's pep8: 1 point per distinct code) and one whose rule costs a w
 from __future__ import annotations
 
 from graders.pack import get_pack
-from graders.report.views import criterion_rules
+from graders.report.views import criterion_rules, rules_named
+from graders.results import SubmissionResult, ViolationRecord
 
 
 def test_each_criterion_says_how_its_rules_take_its_points():
@@ -16,3 +17,17 @@ def test_each_criterion_says_how_its_rules_take_its_points():
     assert "state" not in tippy  # no rule takes its points
     stonehenge = criterion_rules(get_pack("stonehenge"))
     assert stonehenge == {"iterative": "all or nothing on rule(s): no-recursion"}
+
+
+def test_the_index_marks_a_notice_apart_from_a_broken_rule():
+    """pnt's pep8 listing costs nothing (a notice): the index's "rules broken" column named it
+    like a rule that takes points, and so did the console summary."""
+    pnt = get_pack("pnt")
+
+    def broke(rule: str) -> ViolationRecord:
+        return ViolationRecord(rule=rule, title=rule, file="pnt.py", message="", line=1)
+
+    result = SubmissionResult(student="ann", assignment="pnt", assignment_title="PNT",
+                              status="graded", isolation="bubblewrap", max_total=100.0,
+                              violations=[broke("pep8"), broke("pep8"), broke("forbidden-x")])
+    assert rules_named(pnt, result) == [("pep8", True), ("forbidden-x", False)]

@@ -63,7 +63,7 @@ def mark_one(
             notes.append("nothing could be checked, so nothing is earned here")
     hits = [v for v in violations if v.rule in criterion.rules]
     charges: list[CauseCharge] = []
-    if criterion.per_kind is not None or criterion.causes:
+    if criterion.per_kind is not None or criterion.causes or criterion.free_kinds:
         fraction, cause_notes, charges = _charged(criterion, counted, hits, fraction)
         notes += cause_notes
     unweighed = sorted({v.rule for v in hits if v.rule not in criterion.causes})

@@ -214,7 +214,10 @@ class CriterionSpec(Strict):
     )
     free_kinds: list[str] = Field(
         default_factory=list,
-        description="Message kinds (prefixes) a proportional criterion lists but never counts.",
+        description="Kinds (prefixes) listed but never counted: a proportional criterion's "
+        "message kinds (python_ta's newer ones), or a kind of difference another criterion "
+        "charges (one flaw, one charge): a failing case whose every kind is free keeps its "
+        "share. E.g. `free_kinds = [\"move-order\"]`.",
     )
     handout: str = Field(
         "",

@@ -53,10 +53,13 @@ Weights = Mapping[str, tuple[str, Mapping[str, float]]]
 
 
 def cause_weights(pack: Pack, names: Iterable[str]) -> dict[str, tuple[str, dict[str, float]]]:
-    """Test name -> (its criterion's id, the causes that criterion charges once), for the
-    tests ``names`` that feed a criterion declaring ``causes``."""
-    return {name: (criterion.id, dict(criterion.causes)) for name in names
-            for criterion in pack.declaration.criteria if criterion.causes
+    """Test name -> (its criterion's id, the causes that criterion charges once: a free kind,
+    which another criterion charges, at 0), for the tests ``names`` that feed a criterion
+    declaring ``causes`` or ``free_kinds``."""
+    return {name: (criterion.id, {**{kind: 0.0 for kind in criterion.free_kinds},
+                                  **criterion.causes})
+            for name in names for criterion in pack.declaration.criteria
+            if (criterion.causes or criterion.free_kinds)
             and any(fnmatch(name, pattern) for pattern in criterion.tests)}
 
 

@@ -77,3 +77,20 @@ def test_an_all_or_nothing_criterion_still_loses_everything_to_a_rule():
     hit = ViolationRecord(rule="no-recursion", title="r", file="s.py", message="m")
     assert mark_one(criterion, [passed("test_it_a")], [hit]).earned == 0.0
     assert mark_one(criterion, [passed("test_it_a")], []).earned == 15.0
+
+
+def test_a_kind_another_criterion_charges_is_free_on_a_shares_criterion():
+    """game_of_nim's transcript differs only because the moves are listed in another order:
+    the order criterion charges that once; the transcript lists it and keeps its share. A
+    transcript that differs for any other reason still loses it."""
+    transcript = CriterionSpec(id="transcript", title="t", points=12.0,
+                               tests=["test_handout_transcript"], free_kinds=["move-order"])
+    only_order = TestOutcome(name="test_handout_transcript", case="", outcome="failed",
+                             public=True, message="differs",
+                             causes={"move-order": "the moves listed in another order"})
+    mark = mark_one(transcript, [only_order], [])
+    assert mark.earned == 12.0 and [c.points for c in mark.causes] == [0.0]
+    assert mark.notes == ["listed, not counted: move-order"]
+    other = TestOutcome(name="test_handout_transcript", case="", outcome="failed",
+                        public=True, message="differs")
+    assert mark_one(transcript, [other], []).earned == 0.0

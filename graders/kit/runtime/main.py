@@ -26,6 +26,7 @@ from _precheck.submissions import prepare
 from _precheck.testing import MODE_NAMES
 from _precheck.verdict import (
     as_marked,
+    cause_weights,
     failing,
     is_notice,
     lists_kinds,
@@ -122,8 +123,7 @@ def report(session: KitSession) -> str:
         lines += _test_lines(session, test, shares.get(test.name))
     if not session.outcomes():
         lines.append("  ERROR no public test could run (see the messages above)")
-    weights = {name: (c["id"], c.get("causes", {})) for c in MANIFEST["declaration"]["criteria"]
-               for name in c["tests"] if c.get("causes")}
+    weights = cause_weights(session.pack, shares)
     lines += ["", public_points(session.outcomes(), shares, weights)]
     failed = failing(session.pack, session.outcomes())
     if session.passed():

@@ -14,6 +14,10 @@ from graders.packs.game_of_nim.oracle import board_after, first_player_wins, leg
 from graders.testing import Mismatch, expect_equal
 
 TRANSCRIPT = "handout.transcript"
+# The kind of difference a transcript shows when the moves are only listed in another order:
+# the order criterion charges it; the transcript criterion lists it (`free_kinds`).
+MOVE_ORDER = "move-order"
+MOVE_ORDER_WORDS = "the moves listed in another order than the handout's"
 PROBE = {"misere": [0, 2], "normal": [0, 1]}  # alpha-beta's only winning move from [2, 1]
 
 

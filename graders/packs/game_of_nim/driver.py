@@ -174,8 +174,8 @@ class QuietGame:
     captured aside, moves are shown as tuples, and the board is displayed as ``board: [...]``
     (the display format is not graded)."""
 
-    def __init__(self, game, stray: io.StringIO) -> None:
-        self.game, self.stray = game, stray
+    def __init__(self, game, stray: io.StringIO, in_order: bool = False) -> None:
+        self.game, self.stray, self.in_order = game, stray, in_order
         self.initial = self._quiet(lambda: game.initial)()
 
     def _quiet(self, function):
@@ -189,18 +189,23 @@ class QuietGame:
         return self._quiet(getattr(self.game, name))
 
     def actions(self, state):
-        moves = self._quiet(self.game.actions)(state)
-        return [tuple(m) if isinstance(m, list) else m for m in moves]
+        moves = [tuple(m) if isinstance(m, list) else m
+                 for m in self._quiet(self.game.actions)(state)]
+        if self.in_order:  # the handout's order: row by row, fewest objects first
+            with contextlib.suppress(TypeError):
+                moves = sorted(moves)
+        return moves
 
     def display(self, state):
         print("board:", _board(state))
 
 
-def replay(board: list, typed: list, rule: str = "misere") -> dict:
+def replay(board: list, typed: list, rule: str = "misere", in_order: bool = False) -> dict:
     """Run play_nim's game on ``board``: the pack's search (as alpha_beta_player) against
     games.query_player typing the lines of ``typed``. Returns the transcript as a terminal would
     show it (typed text echoed after the prompt), the submission's own printing, what its
-    display() printed, and the error that stopped the game early, if any."""
+    display() printed, and the error that stopped the game early, if any. ``in_order``: the
+    submission's moves put in the handout's order first (is the order all that differs?)."""
     import games
     import play_nim
 
@@ -223,7 +228,8 @@ def replay(board: list, typed: list, rule: str = "misere") -> dict:
     try:
         with harness_kit.typed(typed, echo=transcript), contextlib.redirect_stdout(transcript):
             players = [counted(lambda g, s: fast_alpha_beta(s, g)), counted(games.query_player)]
-            play_nim.announce(play_nim.play_verbose(QuietGame(student_game, stray), *players))
+            play_nim.announce(play_nim.play_verbose(QuietGame(student_game, stray, in_order),
+                                                    *players))
     except harness_kit.OutOfInput as exc:  # typed answers used up, or a game that never ends
         error = str(exc)
     except Exception as exc:  # noqa: BLE001 - the student's error ends the game, reported

@@ -16,9 +16,16 @@ from hypothesis import strategies as st
 
 from graders.errors import StudentFault
 from graders.packs.game_of_nim import checks
-from graders.packs.game_of_nim.checks import TRANSCRIPT, call, case_id, game_text, play_view
+from graders.packs.game_of_nim.checks import (
+    MOVE_ORDER,
+    TRANSCRIPT,
+    call,
+    case_id,
+    game_text,
+    play_view,
+)
 from graders.packs.game_of_nim.oracle import board_after, legal_moves, path_from_choices
-from graders.testing import expect_equal, expect_text, grading_settings
+from graders.testing import Mismatch, expect_equal, expect_text, grading_settings, normalise
 
 INITIAL_BOARDS = [[0, 5, 3, 1], [7, 5, 3, 1], [0, 2, 3, 1], [3, 0, 2], [0, 0, 4], [1, 2], [0, 0]]
 ORDER_BOARDS = [[0, 2, 3, 1], [0, 5, 3, 1], [7, 5, 3, 1], [2, 0, 3]]
@@ -133,11 +140,24 @@ def test_alpha_beta_choice_is_optimal(student, reference, pack, board, opening):
 @pytest.mark.public
 def test_handout_transcript(student, pack, public_file):
     board, typed, _ = checks.handout_game(pack)
-    out = student.call("replay", board, typed, pack.settings["rule"],
-                       timeout=pack.settings["replay_seconds"])
+    mode = pack.settings["transcript_mode"]
+
+    def replayed(in_order=False):
+        return student.call("replay", board, typed, pack.settings["rule"], in_order=in_order,
+                            timeout=pack.settings["replay_seconds"])
+
+    out = replayed()
     stopped = f" (the game stopped early: {out['error']})" if out["error"] else ""
-    expect_text(out["transcript"], public_file(TRANSCRIPT), mode=pack.settings["transcript_mode"],
-                what=f"the game from {board} vs {TRANSCRIPT}{stopped}")
+    try:
+        expect_text(out["transcript"], public_file(TRANSCRIPT), mode=mode,
+                    what=f"the game from {board} vs {TRANSCRIPT}{stopped}")
+    except Mismatch as differs:
+        # Moves listed in another order change the moves shown and the computer's choice among
+        # equals: the order criterion's flaw, charged there (one flaw, one charge).
+        if normalise(replayed(in_order=True)["transcript"], mode) == normalise(
+                public_file(TRANSCRIPT), mode):
+            differs.causes[MOVE_ORDER] = checks.MOVE_ORDER_WORDS
+        raise
     checks.expect_shows_board(out.get("displayed"), board)
 
 

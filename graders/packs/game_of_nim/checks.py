@@ -191,3 +191,13 @@ def notes(out: dict) -> list[str]:
                      f"{out['printed'].splitlines()[0][:80]!r}): the grader ignores it, but "
                      "remove debugging output before you hand in")
     return found
+
+
+def why_stopped(error: str) -> str:
+    """Why the replayed handout game ended where it did, in words: the typed answers run out
+    when the game goes on past the handout's last move (it did not end when it should have,
+    or the computer chose other moves), else the error that ended it early."""
+    if "typed answers is used up" in error:
+        return ("the game went on after the handout's moves: the human's typed answers ran "
+                "out, so it did not end where the handout's game ends")
+    return f"the game stopped early: {error}"

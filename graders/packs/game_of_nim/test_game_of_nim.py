@@ -147,7 +147,7 @@ def test_handout_transcript(student, pack, public_file):
                             timeout=pack.settings["replay_seconds"])
 
     out = replayed()
-    stopped = f" (the game stopped early: {out['error']})" if out["error"] else ""
+    stopped = f" ({checks.why_stopped(out['error'])})" if out["error"] else ""
     try:
         expect_text(out["transcript"], public_file(TRANSCRIPT), mode=mode,
                     what=f"the game from {board} vs {TRANSCRIPT}{stopped}")

@@ -188,7 +188,12 @@ def expect_best_move(got: dict[str, Any], position: dict[str, Any], says: str = 
 def expect_subtract_square(worker: Any, key: str, totals: list[int], mixed: bool = False) -> None:
     """The strategy ``usable_strategies[key]`` picks an optimal move of subtract square (the
     starter's game, solved by the engine) from each of ``totals``."""
-    moves = worker.call("subtract_square", key, totals, mixed=mixed)
+    expect_subtract_square_moves(worker.call("subtract_square", key, totals, mixed=mixed), key,
+                                 totals)
+
+
+def expect_subtract_square_moves(moves: list, key: str, totals: list[int]) -> None:
+    """``moves``, the strategy's answers from ``totals``, are optimal subtract-square moves."""
     for total, move in zip(totals, moves, strict=True):
         best = SUBTRACT_SQUARE.best_moves(total)
         assert move in [str(b) for b in best], (

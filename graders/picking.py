@@ -36,7 +36,8 @@ def pick(
     for path in raw:
         by_base.setdefault(PurePosixPath(path).name, []).append(path)
     if name in by_base:
-        chosen = _nearest_newest(by_base[name], raw)
+        mine = [path for path in by_base[name] if not _is_starter(pack, name, raw[path])]
+        chosen = _nearest_newest(mine or by_base[name], raw)  # a changed copy over the starter
         work = _work_beside_starter(name, chosen, by_base, raw, pack)
         if work is not None:
             starter = f"the `{chosen}` beside it is the starter, unchanged"
@@ -102,8 +103,21 @@ def _work_beside_starter(name: str, chosen: str, by_base: dict[str, list[str]], 
     if not _is_starter(pack, name, raw[chosen]):
         return None
     work = [path for base, paths in by_base.items() if _near(base, name) for path in paths
-            if not _is_starter(pack, name, raw[path])]
-    return work[0] if len(work) == 1 else None
+            if _source_text(path, raw[path]) and not _is_starter(pack, name, raw[path])]
+    if len(work) == 1:
+        return work[0]
+    if work or name != pack.declaration.submission.entry_program:
+        return None
+    # the handout names no file: the program of another name that reads its command line
+    others = {path: data for path, data in raw.items() if path not in by_base[name]}
+    return find_program(others, pack.declaration.locked.files)[0]
+
+
+def _source_text(path: str, data: bytes) -> bool:
+    """Whether a near-named file can be the student's source: a text file (``game.txt``, a
+    notebook), not slides or a document (``Game.pdf``) that happen to share the name."""
+    suffix = PurePosixPath(path).suffix.lower()
+    return suffix in ("", ".py", ".txt", ".ipynb", ".py3", ".template") and b"\0" not in data
 
 
 def _is_starter(pack: Pack, name: str, data: bytes) -> bool:

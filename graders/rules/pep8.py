@@ -3,7 +3,8 @@
 Runs pycodestyle's checker through its library API on the submitted text (never a subprocess,
 never the file on disk) with the handout's settings. Each reported problem is one violation
 with pycodestyle's code and text. pycodestyle reads the text with ``tokenize``, not by running
-it; a file Python cannot parse is not checked (its syntax error is reported instead).
+it; a file Python cannot parse is checked above its first syntax error (below it pycodestyle
+would list the parser's confusion; the error itself is the syntax-error rule's one charge).
 
 Choose ``ignore`` as the course did: CSC148 (2015) ran ``pep8.Checker(file,
 ignore=('W2', 'W3'))``. Giving ``ignore`` replaces pycodestyle's default ignore list, so the
@@ -12,6 +13,7 @@ line-break rules W503 and W504, which contradict each other, both apply unless l
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from typing import Any
 
@@ -64,13 +66,18 @@ class Pep8(Rule):
     name = "pep8"
     Options = Pep8Options
     options: Pep8Options
-    # A file Python cannot read is its syntax error's one charge: pycodestyle reads on past
-    # the break (an unclosed bracket makes every later line a continuation: E128, E251, ...)
-    # and would charge the style criterion for the parser's confusion.
-    needs_tree = True
+    needs_tree = False  # a file that does not parse is checked above its syntax error
 
     def check(self, ctx: RuleContext) -> Iterator[Violation]:
-        found = self.problems(ctx.source, ctx.file)
+        broken = _first_unread_line(ctx.source)
+        source = ctx.source
+        if broken is not None:
+            # pycodestyle reads on past the break (an unclosed bracket makes every later line
+            # a continuation: E128, E251, ...): the lines above it are the student's style,
+            # the rest is the parser's confusion, and the break is the syntax error's charge
+            # (a line only a newer Python reads is no style fault at all).
+            source = "".join(python_lines(ctx.source, keepends=True)[:broken - 1])
+        found = self.problems(source, ctx.file)
         limit = self.options.max_reports
         for line, column, code, text in found[:limit]:
             yield self.violation(
@@ -96,3 +103,15 @@ class Pep8(Rule):
         checker = pycodestyle.Checker(file, lines=lines, options=style.options, report=report)
         checker.check_all()
         return sorted(report.found)
+
+
+def _first_unread_line(source: str) -> int | None:
+    """The line of ``source``'s first syntax error (where an unclosed bracket opens), or None
+    when Python reads it all."""
+    try:
+        ast.parse(source)
+    except SyntaxError as exc:
+        return max(1, exc.lineno or 1)
+    except (ValueError, RecursionError, MemoryError):  # NUL bytes; nested past the parser
+        return 1
+    return None

@@ -345,3 +345,19 @@ def test_a_program_saved_beside_the_untouched_starter_is_the_program(tmp_path: P
     assert sub.files["pnt.py"] == program
     assert [p.rule for p in sub.problems] == ["program-file"]
     assert "the `pnt.py` beside it is the starter, unchanged" in sub.problems[0].message
+
+
+@pytest.mark.parametrize(("handed", "graded"), [
+    ({"pnt.py": "starter", "a3/pnt.py": "program"}, "a3/pnt.py"),  # a deeper copy of theirs
+    ({"pnt.py": "starter", "a3.py": "program"}, "a3.py"),  # another name, reading sys.argv
+    ({"pnt.py": "starter", "PNT.pdf": b"%PDF-1.4\n\0\0binary"}, "pnt.py"),  # slides, no code
+])
+def test_the_starter_under_the_graded_name_gives_way_to_the_students_work(
+        tmp_path: Path, handed: dict, graded: str):
+    pnt = get_pack("pnt")
+    texts = {"starter": pnt.template_text("pnt.py"),
+             "program": (pnt.reference_dir / "pnt.py").read_text(encoding="utf-8")}
+    files = {path: texts.get(data, data) if isinstance(data, str) else data
+             for path, data in handed.items()}
+    sub = prepare(student(tmp_path, files), pnt, tmp_path / "work")
+    assert sub.files["pnt.py"] == files[graded]

@@ -60,3 +60,14 @@ def test_a_folder_named_like_the_kits_without_its_mark_is_the_students(tmp_path)
     submission = prepare(folder, pack, tmp_path / "work")
     assert not [p for p in submission.problems if "pre-check kit" in p.message]
     assert "conftest.py" in [*submission.helpers, *submission.ignored]
+
+
+def test_a_readme_of_their_own_beside_the_kit_is_theirs(kit_zip, tmp_path):
+    """The kit's README.txt names precheck.py; one the student wrote over it is kept."""
+    with zipfile.ZipFile(kit_zip("altnim")) as archive:
+        archive.extractall(tmp_path / "alice")
+    kit = tmp_path / "alice" / "altnim-kit"
+    (kit / "README.txt").write_text("My design notes: minimax by hand.\n", encoding="utf-8")
+    submission = prepare(tmp_path / "alice", get_pack("altnim"), tmp_path / "work")
+    assert "altnim-kit/README.txt" in submission.ignored
+    assert "altnim-kit/precheck.py" not in [*submission.helpers, *submission.ignored]

@@ -39,10 +39,11 @@ def test_a_line_separator_or_form_feed_is_a_character_of_its_line():
     assert found.line == 14  # as in the file without them
 
 
-def test_a_file_python_cannot_read_is_its_syntax_error_alone(tmp_path):
+def test_a_file_python_cannot_read_is_checked_above_its_syntax_error(tmp_path):
     """An unclosed bracket makes pycodestyle read every later line as a continuation (E128,
     E251, ...): that noise cost tippy's style criterion all 5 points on top of the syntax
-    error. The file gets its syntax error only; another file's messages still count."""
+    error. The lines above the break are checked (the break is the syntax error's one
+    charge), and another file's messages still count."""
     from graders.checks import run_rules
     from graders.pack import get_pack
     from graders.submissions import prepare
@@ -55,9 +56,15 @@ def test_a_file_python_cannot_read_is_its_syntax_error_alone(tmp_path):
     state = folder / "tippy_game_state.py"
     text = state.read_text(encoding="utf-8")
     cut = text.index("\n", text.index("def __init__"))
-    state.write_text(text[:cut] + "\n        self.broken = (1,\n" + text[cut:], encoding="utf-8")
+    broken_at = text[:cut].count("\n") + 2
+    state.write_text(text[:cut].replace("import", "import  ", 1) + "\n        self.broken = (1,\n"
+                     + text[cut:], encoding="utf-8")
     move = folder / "tippy_move.py"
     move.write_text(move.read_text(encoding="utf-8") + "\n\nx=1\n", encoding="utf-8")
     found = run_rules(pack, prepare(folder, pack, tmp_path / "work"))
-    assert [v.rule for v in found if v.file == "tippy_game_state.py"] == ["syntax-error"]
-    assert [v.kind for v in found if v.rule == "pep8"] == ["E225"]
+    in_state = [(v.rule, v.kind, v.line) for v in found if v.file == "tippy_game_state.py"]
+    assert in_state[0][0] == "syntax-error"
+    assert [(kind, line) for rule, kind, line in in_state if rule == "pep8"] == [
+        ("E271", 1 + text[:text.index("import")].count("\n"))]
+    assert broken_at > 1 + text[:text.index("import")].count("\n")
+    assert [v.kind for v in found if v.file == "tippy_move.py"] == ["E225"]

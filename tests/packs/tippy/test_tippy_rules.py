@@ -137,9 +137,8 @@ def test_pep8_line_length_and_report_limit():
 def test_pep8_missing_final_newline_and_untokenizable_text():
     assert pep8("x = 1") == []  # W292 is a W2 warning
     assert [v.message.split(": ")[1][:4] for v in pep8("x = 1", ignore=["E"])] == ["W292"]
-    # text Python cannot read is its syntax error's alone (tests/rules/test_pep8.py): the
-    # rule asks for a parsed file, so run_rules never hands it pycodestyle's guesses
-    assert get_rule("pep8").needs_tree
+    # text Python cannot read: checked above the break only (tests/rules/test_pep8.py)
+    assert pep8("x = (\n") == [] and [v.kind for v in pep8("y=1\nx = (\n")] == ["E225"]
 
 
 @pytest.mark.parametrize("name", ["tippy_game_state.py", "tippy_move.py",

@@ -107,3 +107,14 @@ def test_the_scan_finds_a_leak_when_there_is_one(tmp_path: Path):
     page = tmp_path / "leak.html"
     page.write_text("<p>expected MiniMax value 4242 for hidden state</p>")
     assert leaks(ALTNIM, page, _result(HIDDEN)) != []
+
+
+def test_both_headings_count_in_the_same_units(tmp_path: Path):
+    """pnt's page said "Tests shown in full (28)" (cases) beside "Hidden tests (7)" (names of
+    tests holding 161 cases): each heading now says what it counts."""
+    writer = FeedbackWriter(tmp_path, ALTNIM)
+    more = TestOutcome("test_minimax_hidden", "state-18", "passed", public=False)
+    writer.write(_result(HIDDEN, more, VISIBLE))
+    html = writer.path("jane").read_text(encoding="utf-8")
+    assert '<span class="muted" data-testid="visible-count">(1 case)</span>' in html
+    assert '<span class="muted" data-testid="hidden-count">(1 test, 2 cases)</span>' in html

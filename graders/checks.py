@@ -113,14 +113,13 @@ def unchecked(pack: Pack, submission: Submission) -> dict[str, list[str]]:
     syntax error is reported instead): a pre-check says so rather than PASS."""
     unread = {name for name, source in submission.files.items()
               if name.endswith(".py") and parse(source) is None}
-    found: dict[str, list[str]] = {}
+    found: dict[str, dict[str, None]] = {}  # ordered, once each: a rule may be declared twice
     for spec in pack.declaration.rules:
         rule = get_rule(spec.name)(pack.declaration.rule_options(spec))
-        names = [name for name in _files_for(spec, rule, submission) if name in unread]
-        if rule.needs_tree and names:
-            found.setdefault(spec.name, []).extend(n for n in names if n not in found.get(
-                spec.name, []))
-    return found
+        if rule.needs_tree:
+            found.setdefault(spec.name, {}).update(
+                dict.fromkeys(n for n in _files_for(spec, rule, submission) if n in unread))
+    return {name: list(files) for name, files in found.items() if files}
 
 
 def _files_for(spec: RuleSpec, rule: Rule, submission: Submission) -> list[str]:

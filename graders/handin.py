@@ -92,9 +92,9 @@ def _without_kits(files: Files, problems: list[Violation]) -> Files:
     kept = Files()
     for name, data in files.items():
         path = PurePosixPath(name)
-        kits = (path.name != "README.txt" or b"precheck.py" in data)  # a README of their own
+        from_kit = path.name != "README.txt" or b"precheck.py" in data  # not their own README
         if not any(root / KIT_MARK[0] in path.parents
-                   or (kits and path.parent == root and path.name in KIT_FILES)
+                   or (from_kit and path.parent == root and path.name in KIT_FILES)
                    for root in roots):
             kept.add(name, data, files.times.get(name))
     for root in sorted(roots):

@@ -17,7 +17,7 @@ from graders.handin import Files, archive_stem, problem
 from graders.pack import Pack
 from graders.rules.base import Violation
 from graders.sandbox.harness_kit import class_homes
-from graders.starter import differing_lines, starter_versions
+from graders.starter import is_starter_copy
 
 
 def kit_files(pack: Pack) -> list[str]:
@@ -38,7 +38,7 @@ def pick(
     if name in by_base:
         mine = [path for path in by_base[name] if not _is_starter(pack, name, raw[path])]
         chosen = _nearest_newest(mine or by_base[name], raw)  # a changed copy over the starter
-        work = _work_beside_starter(name, chosen, by_base, raw, pack)
+        work = None if mine else _work_beside_starter(name, by_base, raw, pack)
         if work is not None:
             starter = f"the `{chosen}` beside it is the starter, unchanged"
             if name == pack.declaration.submission.entry_program:  # the handout names no file
@@ -95,13 +95,11 @@ def pick(
     return None
 
 
-def _work_beside_starter(name: str, chosen: str, by_base: dict[str, list[str]], raw: Files,
+def _work_beside_starter(name: str, by_base: dict[str, list[str]], raw: Files,
                          pack: Pack) -> str | None:
-    """The one near-named file that is not the starter, where the file of the exact name is
+    """The one near-named file that is not the starter, where every file of the exact name is
     the starter unchanged: a student who works in the kit's folder and saves their work as
     ``game (1).py`` hands in the untouched ``game.py`` beside it."""
-    if not _is_starter(pack, name, raw[chosen]):
-        return None
     work = [path for base, paths in by_base.items() if _near(base, name) for path in paths
             if _source_text(path, raw[path]) and not _is_starter(pack, name, raw[path])]
     if len(work) == 1:
@@ -121,13 +119,8 @@ def _source_text(path: str, data: bytes) -> bool:
 
 
 def _is_starter(pack: Pack, name: str, data: bytes) -> bool:
-    """Whether ``data`` is a starter version of ``name`` (the kit's file of that name, or a
-    template's version), blank lines and line ends aside."""
-    kit_file = pack.templates_dir / name
-    texts = starter_versions(pack, name) + (
-        [kit_file.read_text(encoding="utf-8")] if kit_file.is_file() else [])
-    text = data.decode("utf-8-sig", errors="replace")
-    return any(differing_lines(version, text) == 0 for version in texts)
+    """Whether handed-in ``data`` is a starter version of ``name``, unchanged."""
+    return is_starter_copy(pack, name, data.decode("utf-8-sig", errors="replace"))
 
 
 def _nearest_newest(paths: list[str], raw: Files) -> str:

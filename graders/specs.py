@@ -225,7 +225,6 @@ class CriterionSpec(Strict):
         "or `instructor's choice: <reason>`); shown beside the mark in reports.",
     )
 
-
     def is_free(self, kind: str) -> bool:
         """Whether message kind ``kind`` is listed but never counted (``free_kinds``)."""
         return any(kind.startswith(prefix) for prefix in self.free_kinds)

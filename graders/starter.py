@@ -18,6 +18,7 @@ import ast
 import difflib
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 
 from graders.pack import Pack
 from graders.rules._source import is_main_guard
@@ -50,6 +51,21 @@ def closest_starter(pack: Pack, file: str, source: str) -> str | None:
         return None
     versions = starter_versions(pack, file)
     return min(versions, key=lambda version: differing_lines(version, source))
+
+
+def is_starter_copy(pack: Pack, file: str, source: str) -> bool:
+    """Whether ``source`` is a starter version of ``file`` unchanged (its template, an earlier
+    version, or the kit's file of that name), blank lines and indentation aside."""
+    spec = pack.declaration.submission
+    names = [spec.templates.get(file), *spec.starter_versions.get(file, []), file]
+    paths = tuple(pack.templates_dir / name for name in names if name)
+    return tuple(_solid(source)) in _solid_texts(paths)
+
+
+@lru_cache(maxsize=64)
+def _solid_texts(paths: tuple[Path, ...]) -> frozenset[tuple[str, ...]]:
+    return frozenset(tuple(_solid(path.read_text(encoding="utf-8")))
+                     for path in paths if path.is_file())
 
 
 def differing_lines(starter: str, source: str) -> int:

@@ -69,7 +69,8 @@ class Pep8(Rule):
     needs_tree = False  # a file that does not parse is checked above its syntax error
 
     def check(self, ctx: RuleContext) -> Iterator[Violation]:
-        broken = _first_unread_line(ctx.source)
+        # the rule checks hand over the file's tree where it parses: no second parse then
+        broken = None if ctx.tree is not None else _first_unread_line(ctx.source)
         source = ctx.source
         if broken is not None:
             # pycodestyle reads on past the break (an unclosed bracket makes every later line

@@ -119,13 +119,14 @@ def report(session: KitSession) -> str:
         lines.append(_rule_line({"name": name, "title": found[0].title, "deduction":
                                  found[0].deduction}, found, session))
     lines += ["", "Public tests:"]
-    for test in session.outcomes():
+    outcomes = session.outcomes()  # as marked: made once for the lines below
+    for test in outcomes:
         lines += _test_lines(session, test, shares.get(test.name))
-    if not session.outcomes():
+    if not outcomes:
         lines.append("  ERROR no public test could run (see the messages above)")
     weights = cause_weights(session.pack, shares)
-    lines += ["", public_points(session.outcomes(), shares, weights)]
-    failed = failing(session.pack, session.outcomes())
+    lines += ["", public_points(outcomes, shares, weights)]
+    failed = failing(session.pack, outcomes)
     if session.passed():
         lines.append("All public tests pass and no rule is broken. Hidden tests are run by the "
                      "instructor after the deadline.")

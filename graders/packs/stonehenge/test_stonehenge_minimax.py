@@ -55,8 +55,7 @@ def right_somewhere(make_worker, key, judge, **options):
         worker, mixed = game
         return play(worker, key, at, mixed, **options), worker
 
-    right_on_either(games(make_worker, key), ask, lambda answer: judge(*answer),
-                    own="your own game")
+    right_on_either(games(make_worker, key), ask, lambda answer: judge(*answer))
 
 
 def play(worker, key, at, mixed=True, **options):
@@ -80,8 +79,7 @@ def subtract_square_more(make_worker, key):
     right_on_either(games(make_worker, key),
                     lambda game: game[0].call("subtract_square", key, HIDDEN_TOTALS,
                                               mixed=game[1]),
-                    lambda moves: checks.expect_subtract_square_moves(moves, key, HIDDEN_TOTALS),
-                    own="your own game")
+                    lambda moves: checks.expect_subtract_square_moves(moves, key, HIDDEN_TOTALS))
 
 
 def test_recursive_subtract_square_more(make_worker):

@@ -73,45 +73,81 @@ def _below(path: PurePosixPath, root: PurePosixPath | None) -> PurePosixPath | N
 def find_program(raw: Mapping[str, bytes], exclude: Iterable[str]) -> tuple[str | None, list[str]]:
     """The student's program where the handout names no file, and the other candidates.
 
-    Candidates are the ``.py`` files that read ``sys.argv``. Order: a ``main.py`` (any case),
-    then a file reading it in its ``if __name__ == "__main__":`` block, then the shallowest,
-    then the name. With no candidate, a ``main.py`` that reads nothing is still the program.
+    Candidates are the ``.py`` files that read ``sys.argv``; one that does nothing when run
+    (no ``__main__`` block, no call at the top) is a helper, and the file of theirs that
+    imports it and runs (not a test file) is the program in its place. Order: a ``main.py``
+    (any case), then a file reading it in its ``if __name__ == "__main__":`` block or running
+    such a helper, then the shallowest, then the name. With no candidate, a ``main.py`` that
+    reads nothing is still the program.
     """
     skip = {name.lower() for name in exclude}
     python = [
         p for p in sorted(raw) if p.endswith(".py") and PurePosixPath(p).name.lower() not in skip
     ]
-    scored = {p: _argv_use(raw[p]) for p in python}
-    readers = [p for p in python if scored[p]]
+    read = {p: _read(raw[p]) for p in python}
+    readers = [p for p in python if read[p].argv]
+    runners = {reader: _runner_of(reader, read) for reader in readers}
     named = [p for p in python if PurePosixPath(p).name.lower() in PROGRAM_NAMES]
-    pool = readers or named
+    pool = sorted(set(runners.values())) or named
     if not pool:
         return None, []
 
     def rank(path: str) -> tuple[bool, bool, int, str]:
         pure = PurePosixPath(path)
-        in_main = scored[path] == "main-block"
+        in_main = read[path].argv == "main-block" or path not in runners
         return (pure.name.lower() not in PROGRAM_NAMES, not in_main, len(pure.parts), path)
 
     chosen = min(pool, key=rank)
-    return chosen, [p for p in readers if p != chosen]
+    return chosen, [p for p in pool if p != chosen]
+
+
+@dataclass(frozen=True)
+class _Source:
+    argv: str  # "main-block": its main block reads sys.argv; "yes": elsewhere; "": never
+    runs: bool  # a main block, or a call at the top: it does something when run
+    imports: frozenset[str]  # top-level names of the modules it imports
+
+
+def _read(data: bytes) -> _Source:
+    try:
+        tree = ast.parse(data.decode("utf-8", errors="replace"))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return _Source("yes" if b"sys.argv" in data else "", True, frozenset())
+    blocks = [node for node in tree.body if is_main_guard(node)]
+    argv = "main-block" if any(map(_mentions_argv, blocks)) else (
+        "yes" if _mentions_argv(tree) else "")
+    calls = any(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                for node in tree.body)
+    imports = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+               for alias in node.names}
+    imports |= {node.module.split(".")[0] for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+    return _Source(argv, bool(blocks) or calls, frozenset(imports))
+
+
+def _runner_of(reader: str, read: Mapping[str, _Source]) -> str:
+    """The file that runs ``reader``: itself when it does something when run, else the
+    nearest file that imports it (up a chain of imports) and runs, never a test file."""
+    current, seen = reader, {reader}
+    while not read[current].runs:
+        module = PurePosixPath(current).stem
+        importers = [p for p in read if p not in seen and module in read[p].imports
+                     and not _is_test(p)]
+        if not importers:
+            return reader
+        current = min(importers, key=lambda p: (not read[p].runs, len(PurePosixPath(p).parts), p))
+        seen.add(current)
+    return current
+
+
+def _is_test(path: str) -> bool:
+    name = PurePosixPath(path).stem.lower()
+    return name.startswith("test") or name.endswith("_test")
 
 
 def reads_argv(data: bytes) -> bool:
     """Whether the source reads ``sys.argv`` (or ``argv`` imported from ``sys``)."""
-    return bool(_argv_use(data))
-
-
-def _argv_use(data: bytes) -> str:
-    """``"main-block"`` when the main block reads sys.argv, ``"yes"`` elsewhere, else ``""``."""
-    try:
-        tree = ast.parse(data.decode("utf-8", errors="replace"))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return "yes" if b"sys.argv" in data else ""
-    blocks = [node for node in tree.body if is_main_guard(node)]
-    if any(_mentions_argv(node) for node in blocks):
-        return "main-block"
-    return "yes" if _mentions_argv(tree) else ""
+    return bool(_read(data).argv)
 
 
 def _mentions_argv(tree: ast.AST) -> bool:

@@ -139,6 +139,26 @@ def test_program_order_main_then_main_block_then_shallowest():
     assert find_program({"lib.py": b"x = 1\n"}, []) == (None, [])
 
 
+def test_a_helper_reading_argv_gives_way_to_the_file_that_imports_and_runs_it():
+    helper = b"import sys\ndef args():\n    return sys.argv[1:]\n"
+    program = b"from helper import args\nif __name__ == '__main__':\n    print(args())\n"
+    top_call = b"import game\ngame.play()\n"
+    game = b"import helper\ndef play():\n    print(helper.args())\n"
+    assert find_program({"helper.py": helper, "Main.py": program}, []) == ("Main.py", [])
+    assert find_program({"helper.py": helper, "run.py": program}, []) == ("run.py", [])
+    # up a chain of imports, to the file that runs
+    assert find_program({"helper.py": helper, "game.py": game, "go.py": top_call}, []) == (
+        "go.py", [])
+    # a test file of the student's is never the program; with no runner the reader stays
+    tests = b"import unittest, helper\nunittest.main()\n"
+    assert find_program({"helper.py": helper, "test_helper.py": tests}, []) == ("helper.py", [])
+    # a reader that runs on its own is a program, whoever imports it
+    runs = b"import sys\nif __name__ == '__main__':\n    print(sys.argv)\n"
+    assert find_program({"prog.py": runs, "test_prog.py": b"import prog\nprog.x()\n",
+                         "other.py": program.replace(b"helper", b"prog")}, []) == (
+        "prog.py", [])
+
+
 def test_argv_is_read_through_an_import_too():
     assert reads_argv(b"from sys import argv\nprint(argv[1])\n")
     assert not reads_argv(b"argv = []\n")

@@ -88,3 +88,23 @@ def test_moves_after_the_end_are_one_slip_seen_by_one_test_and_charged_once(resu
     [charge] = state.causes
     assert (charge.kind, charge.points, len(charge.places)) == ("moves-after-end", 3.0, 4)
     assert state.earned == 42.0 and result.total == 97.0
+
+
+def test_over_alone_out_of_step_is_one_slip_charged_once_across_four_tests(results):
+    """`over` never set on a tippy, every other answer right: each test of a finished game
+    names the one cause, which the state criterion charges once."""
+    result = results["over_not_set_on_a_win"]
+    failed = [t for t in result.tests if t.outcome == "failed"]
+    assert len({t.name for t in failed}) == 4
+    assert all(set(t.causes) == {"over-flag"} for t in failed), [t.causes for t in failed]
+    assert all("`over`" in t.message or "['over']" in t.message for t in failed)
+    [state] = [m for m in result.criteria if m.id == "state"]
+    [charge] = state.causes
+    assert (charge.kind, charge.points, len(charge.places)) == ("over-flag", 3.0, len(failed))
+    # a game whose wins go unseen is not the `over` slip: its own tests take their shares
+    assert not any("over-flag" in t.causes for name in ("only_horizontal", "l_shape_wins")
+                   for t in results[name].tests)
+    # a full board's failure says after which moves, not "after (no move)"
+    [tie] = [t for t in results["no_tie"].tests if t.name == "test_state_tie_on_a_full_board"
+             and t.case == "3"]
+    assert "(no move)" not in tie.message and "X(" in tie.message

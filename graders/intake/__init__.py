@@ -91,7 +91,9 @@ def _ingest(path: Path, stage: Path, layout: str | None) -> Intake:
 def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
     """The folder of an unpacked zip whose entries are one folder per student (stepping into
     lone wrapper folders), or None when the zip is one student's hand-in: its top level holds
-    a file of code, or fewer than two folders that each hold code."""
+    a file of code, or fewer than two folders that each hold code. A folder without code
+    (the student handed in a PDF or a .txt) is a student too where the folders are students:
+    at least half of them hold code and two of those hand in a file of one name."""
     root, notes = unpacked, list[str]()
     for _ in range(3):
         inside = entries(root)
@@ -103,12 +105,28 @@ def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
     folders = [p for p in inside if p.is_dir()]
     if any(p.is_file() and p.suffix.lower() == ".py" for p in inside) or len(folders) < 2:
         return None, notes
-    if not all(any(_handed_in_code(f) for f in folder.rglob("*")) for folder in folders):
+    coded = [folder for folder in folders if any(map(_handed_in_code, folder.rglob("*")))]
+    if len(coded) < len(folders) and (len(coded) < 2 or 2 * len(coded) < len(folders)
+                                      or not _a_name_in_two(coded)):
         return None, notes
     if root != unpacked:
         notes.append(f"`{root.name}/` is a wrapper folder around the class: its contents were "
                      "graded")
     return root, notes
+
+
+def _a_name_in_two(folders: list[Path]) -> bool:
+    """Whether two of ``folders`` hold a file of code of one name (a package's
+    ``__init__.py`` aside): what students handing in one assignment do, and the folders of
+    one student's project (``src/``, ``tests/``) do not."""
+    seen: set[str] = set()
+    for folder in folders:
+        names = {path.name.lower() for path in folder.rglob("*")
+                 if _handed_in_code(path) and path.name != "__init__.py"}
+        if names & seen:
+            return True
+        seen |= names
+    return False
 
 
 def _handed_in_code(path: Path) -> bool:

@@ -104,6 +104,29 @@ def test_a_zip_of_student_folders_is_a_class_in_every_layout_that_takes_folders(
     assert any("one folder per student" in note for note in intake.notes)
 
 
+def test_a_class_zip_keeps_the_student_who_handed_in_no_code(tmp_path):
+    """One student uploaded a PDF: the zip is still a class, and they get their own row."""
+    folder = tmp_path / "class"
+    for name in ("janedoe", "bobsmith", "carolng"):
+        _write(folder / "A2" / name / "game_of_nim.py")
+    (folder / "A2" / "erin").mkdir()
+    (folder / "A2" / "erin" / "game_of_nim.pdf").write_bytes(b"%PDF-1.4\n")
+    archive = Path(shutil.make_archive(str(tmp_path / "A2 submissions"), "zip", folder))
+    for layout in (None, "markus"):
+        intake = ingest(archive, tmp_path / f"stage-{layout}", layout)
+        assert sorted(f.id for f in intake.found) == ["bobsmith", "carolng", "erin", "janedoe"]
+
+
+def test_a_students_project_with_a_folder_of_documents_stays_one_submission(tmp_path):
+    folder = tmp_path / "mine"
+    _write(folder / "src" / "game_of_nim.py")
+    _write(folder / "tests" / "test_nim.py")
+    (folder / "docs").mkdir()
+    (folder / "docs" / "report.pdf").write_bytes(b"%PDF-1.4\n")
+    archive = Path(shutil.make_archive(str(tmp_path / "janedoe"), "zip", folder))
+    assert [f.id for f in ingest(archive, tmp_path / "stage").found] == ["janedoe"]
+
+
 def test_a_students_own_zip_stays_one_submission(tmp_path):
     folder = tmp_path / "mine"
     _write(folder / "game_of_nim.py")

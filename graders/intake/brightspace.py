@@ -19,13 +19,17 @@ from graders.intake.base import Found, Intake, Layout, entries, mostly, named, s
 
 FOLDER = re.compile(r"(?P<first>\d+)-(?P<user>\d+) - (?P<name>.+?)\s*-\s*"
                     r"(?P<when>[A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:?\d{2}\s*[AP]M)")
-FORMATS = ("%b %d, %Y %I%M %p", "%b %d, %Y %I:%M %p", "%b %d, %Y, %I:%M %p", "%b %d, %Y, %I%M %p")
+FORMATS = ("%b %d, %Y %I:%M %p", "%b %d, %Y, %I:%M %p")
+# The time without its colon: the minutes are always its last two digits ("115 PM" is 1:15;
+# strptime would read an hour of 11 and a minute of 5)
+BARE_TIME = re.compile(r"\b(\d{1,2})(\d{2})(?= [AP]M\b)")
 LISTING = "index.html"
 
 
 def parse_when(text: str) -> datetime | None:
     """A Brightspace folder date (naive: Brightspace writes no zone)."""
     text = " ".join(text.replace("AM", " AM").replace("PM", " PM").split())
+    text = BARE_TIME.sub(r"\1:\2", text)
     for form in FORMATS:
         try:
             return datetime.strptime(text, form)

@@ -25,6 +25,7 @@ from graders.errors import GraderError
 from graders.export import part
 from graders.intake import ingest
 from graders.intake.base import Found
+from graders.intake.brightspace import parse_when
 from graders.intake.people import settle
 from graders.intake.roster import load_roster
 from graders.pack import get_pack
@@ -63,6 +64,16 @@ def _settled(root: Path, roster: Path):
 
 
 # 1. Brightspace folders named "Last, First", and compound names in the "Last First" form
+
+
+@pytest.mark.parametrize(("written", "meant"), [
+    ("Nov 4, 2026 115 PM", (13, 15)), ("Nov 4, 2026 105 PM", (13, 5)),
+    ("Nov 4, 2026 1259 AM", (0, 59)), ("Mar 5, 2024 1102 PM", (23, 2)),
+    ("Mar 5, 2024 11:02 PM", (23, 2)), ("Mar 5, 2024, 9:02 AM", (9, 2))])
+def test_a_brightspace_time_without_its_colon_keeps_its_minutes(written, meant):
+    """strptime reads "115 PM" as 11:05 PM: 1:15 PM's submission would be the newer one."""
+    when = parse_when(written)
+    assert when is not None and (when.hour, when.minute) == meant
 
 
 def test_brightspace_names_in_every_order_find_their_roster_row(tmp_path):

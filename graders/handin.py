@@ -28,6 +28,7 @@ IGNORED_PARTS = {"__MACOSX", "__pycache__", ".DS_Store", ".git", ".idea", ".vsco
 MAX_ZIP_ENTRIES = 500
 MAX_ZIP_BYTES = 20 * 1024 * 1024
 MAX_FILE_BYTES = 2 * 1024 * 1024
+NESTING = 3  # archives inside archives opened this deep (a folder counts none)
 SEARCH_DEPTH = 4
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 UNREADABLE = {".rar": "RAR", ".7z": "7-Zip"}
@@ -74,11 +75,21 @@ def read_files(source: Path, problems: list[Violation], cap: int = MAX_ZIP_BYTES
     most ``MAX_FILE_BYTES`` each and ``cap`` bytes in all (Python files first, so the required
     files are read before a heap of data files); what is refused is added to ``problems``.
     An archive in a folder (an LMS keeps the zip a student uploaded in their folder) is opened
-    in place: its members stand in a folder named after it (``a3.zip`` -> ``a3/...``)."""
-    if source.is_dir():
-        return _without_kits(_open_archives(_read_folder(source, problems, cap), problems, cap),
-                             problems)
-    return _without_kits(_read_file(source, problems, cap), problems)
+    in place: its members stand in a folder named after it (``a3.zip`` -> ``a3/...``), and so
+    is an archive inside an archive (``submission.zip`` holding ``A2.zip``), ``NESTING``
+    deep at most (a zip that holds itself ends there)."""
+    files = _read_folder(source, problems, cap) if source.is_dir() else \
+        _read_file(source, problems, cap)
+    for _ in range(NESTING):
+        if not any(archive_stem(PurePosixPath(name).name) for name in files):
+            break
+        files = _open_archives(files, problems, cap)
+    for name in sorted(files):
+        if archive_stem(PurePosixPath(name).name):
+            problems.append(problem("archive", name, f"is an archive inside {NESTING} archives "
+                                    "or more; it was not opened: hand in your files, or one "
+                                    ".zip of them"))
+    return _without_kits(files, problems)
 
 
 def _without_kits(files: Files, problems: list[Violation]) -> Files:
@@ -127,7 +138,8 @@ def _read_file(path: Path, problems: list[Violation], cap: int,
 
 def _open_archives(files: Files, problems: list[Violation], cap: int) -> Files:
     """``files`` with each archive among them replaced by its members, under a folder named
-    after it, within what is left of ``cap`` (archives inside those are not opened)."""
+    after it, within what is left of ``cap`` (archives inside those are left for the next
+    round)."""
     plain = Files()
     for name, data in files.items():
         if archive_stem(PurePosixPath(name).name) is None:
@@ -247,10 +259,26 @@ def _read_folder(folder: Path, problems: list[Violation], cap: int) -> Files:
     return files
 
 
+def open_zip(source: Path | io.BytesIO) -> zipfile.ZipFile:
+    """The zip, each member named as its writer meant: a name stored without the zip's UTF-8
+    flag is read as cp437, yet Info-ZIP's ``zip -r`` (an export unzipped and zipped again on
+    Linux) and other tools write UTF-8 there; such a name that is valid UTF-8 is read so
+    (``Müller/`` stays ``Müller/``, not ``M├╝ller/``)."""
+    archive = zipfile.ZipFile(source)
+    for info in archive.infolist():
+        if info.flag_bits & 0x800:
+            continue
+        try:
+            info.filename = info.filename.encode("cp437").decode("utf-8")
+        except UnicodeError:
+            continue
+    return archive
+
+
 def _read_zip(path: Path, problems: list[Violation], cap: int,
               held: bytes | None = None) -> Files:
     try:
-        archive = zipfile.ZipFile(path if held is None else io.BytesIO(held))
+        archive = open_zip(path if held is None else io.BytesIO(held))
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         problems.append(problem("zip", path.name, f"could not be opened: {exc}"))
         return Files()

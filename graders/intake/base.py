@@ -9,6 +9,7 @@ in the report, never a silent pick.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import shutil
@@ -22,7 +23,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
-from graders.handin import IGNORED_PARTS, MAX_FILE_BYTES
+from graders.handin import IGNORED_PARTS, MAX_FILE_BYTES, open_zip
 
 CLASS_MAX_ENTRIES = 50_000  # a class zip: a thousand students with a few dozen files each
 CLASS_MAX_BYTES = 1024 * 1024 * 1024
@@ -188,12 +189,13 @@ def unpack(archive_path: Path, target: Path) -> list[str]:
     """
     notes: list[str] = []
     try:
-        archive = zipfile.ZipFile(archive_path)
+        archive = open_zip(archive_path)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         return [f"`{archive_path.name}` could not be opened as a zip: {exc}"]
     total = 0
     with archive:
         members = [info for info in archive.infolist() if not info.is_dir()]
+        _empty_folders(archive, target)
         if len(members) > CLASS_MAX_ENTRIES:
             notes.append(f"`{archive_path.name}` holds more than {CLASS_MAX_ENTRIES} files; "
                          "the rest were not unpacked")
@@ -221,6 +223,20 @@ def unpack(archive_path: Path, target: Path) -> list[str]:
                 break
             notes += _unpacked(target, name.parts, info.filename, data)
     return notes
+
+
+def _empty_folders(archive: zipfile.ZipFile, target: Path) -> None:
+    """The zip's folders that hold no file: a student's empty folder in an export is a
+    student who handed in nothing, and gets a row, as in the unzipped export."""
+    holding = {parent for info in archive.infolist() if not info.is_dir()
+               for parent in PurePosixPath(info.filename.replace("\\", "/")).parents}
+    for info in archive.infolist():
+        name = PurePosixPath(info.filename.replace("\\", "/"))
+        if (info.is_dir() and name not in holding and not name.is_absolute() and name.parts
+                and ".." not in name.parts and not NOISE & set(name.parts)):
+            with contextlib.suppress(OSError):
+                target.joinpath(*(safe_name(part) for part in name.parts)).mkdir(
+                    parents=True, exist_ok=True)
 
 
 def _unpacked(target: Path, parts: tuple[str, ...], shown: str, data: bytes) -> list[str]:

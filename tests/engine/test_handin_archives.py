@@ -92,7 +92,7 @@ def test_every_archive_in_a_class_folder_is_a_student(tmp_path):
 
 def test_an_archive_in_a_students_folder_is_opened_in_place(tmp_path):
     """As an LMS export keeps it (Moodle: the zip a student uploaded, in their folder): its
-    members stand in a folder named after it; an archive inside that one stays closed."""
+    members stand in a folder named after it, and so do an archive's inside it."""
     import zipfile
 
     folder = tmp_path / "Jane Doe_123_assignsubmission_file_"
@@ -106,7 +106,8 @@ def test_an_archive_in_a_students_folder_is_opened_in_place(tmp_path):
     tar(folder / "extra.tar.gz", {"notes/helper.py": b"y = 2\n"})
     submission = prepare(folder, PACK, tmp_path / "work", student="jane")
     assert submission.files["myAltNimFunctions.py"] == GOOD
-    assert sorted(submission.ignored) == ["a3/old.zip", "extra/notes/helper.py"]
+    assert submission.helpers == ["old/deeper.py"]  # a3/old.zip's, beside the graded file
+    assert sorted(submission.ignored) == ["extra/notes/helper.py"]
     assert problems(submission) == set()
 
 
@@ -161,8 +162,9 @@ def test_a_tar_or_folder_with_a_virtual_environment_keeps_the_students_files(tmp
 
 
 def test_an_archive_named_like_the_file_is_never_graded_as_it(tmp_path):
-    """``myAltNimFunctions.tar.gz`` inside a zip (archives in archives stay closed) is no
-    near-miss name of ``myAltNimFunctions.py``: its bytes are never read as Python."""
+    """``myAltNimFunctions.tar.gz`` inside a zip is no near-miss name of
+    ``myAltNimFunctions.py``: its bytes are never read as Python; it is opened, and the file
+    inside it is graded."""
     import zipfile
 
     inner = tar(tmp_path / "inner.tar.gz", {"myAltNimFunctions.py": GOOD.encode()})
@@ -170,8 +172,8 @@ def test_an_archive_named_like_the_file_is_never_graded_as_it(tmp_path):
     with zipfile.ZipFile(archive, "w") as zipped:
         zipped.writestr("myAltNimFunctions.tar.gz", inner.read_bytes())
     submission = prepare(archive, PACK, tmp_path / "work")
-    assert "myAltNimFunctions.py" not in submission.files
-    assert problems(submission) == {"missing-file"}
+    assert submission.files["myAltNimFunctions.py"] == GOOD
+    assert problems(submission) == set()
 
 
 def test_a_class_zip_whose_students_hand_in_tars_and_notebooks_is_still_a_class(tmp_path):

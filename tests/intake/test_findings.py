@@ -23,6 +23,7 @@ from graders.cli import main
 from graders.commands.override import find_student
 from graders.errors import GraderError
 from graders.export import part
+from graders.handin import NESTING, read_files
 from graders.intake import ingest
 from graders.intake.base import Found
 from graders.intake.brightspace import parse_when
@@ -136,6 +137,67 @@ def test_a_students_project_with_a_folder_of_documents_stays_one_submission(tmp_
     (folder / "docs" / "report.pdf").write_bytes(b"%PDF-1.4\n")
     archive = Path(shutil.make_archive(str(tmp_path / "janedoe"), "zip", folder))
     assert [f.id for f in ingest(archive, tmp_path / "stage").found] == ["janedoe"]
+
+
+def _without_utf8_flag(archive: Path) -> Path:
+    """``archive`` as Info-ZIP's ``zip -r`` writes it: UTF-8 names, the UTF-8 flag unset."""
+    data = bytearray(archive.read_bytes())
+    for signature, flags_at in ((b"PK\x03\x04", 7), (b"PK\x01\x02", 9)):
+        at = data.find(signature)
+        while at != -1:
+            data[at + flags_at] &= ~0x08 & 0xFF  # bit 11: the high byte of the flag word
+            at = data.find(signature, at + 4)
+    archive.write_bytes(bytes(data))
+    return archive
+
+
+def test_utf8_names_without_the_utf8_flag_keep_their_letters(tmp_path):
+    """An export unzipped and zipped again on Linux: Müller keeps her row and her name."""
+    folder = tmp_path / "class"
+    for name in ("Anna Müller_1001_assignsubmission_file_", "李小龙_1002_assignsubmission_file_",
+                 "Bob Smith_1003_assignsubmission_file_"):
+        _write(folder / name / "game_of_nim.py")
+    archive = _without_utf8_flag(Path(shutil.make_archive(str(tmp_path / "export"), "zip",
+                                                          folder)))
+    with zipfile.ZipFile(archive) as raw:
+        assert any("├" in name for name in raw.namelist())  # what zipfile alone reads
+    intake = ingest(archive, tmp_path / "stage")
+    assert sorted(f.id for f in intake.found) == ["Anna Müller (1001)", "Bob Smith (1003)",
+                                                  "李小龙 (1002)"]
+
+
+def test_an_empty_student_folder_in_a_zip_gets_its_row_as_unzipped(tmp_path):
+    folder = tmp_path / "class"
+    for name in ("Ann Lee_1001_assignsubmission_file_", "Bob Ray_1002_assignsubmission_file_"):
+        _write(folder / name / "game_of_nim.py")
+    (folder / "Eve Empty_1003_assignsubmission_file_").mkdir()
+    archive = Path(shutil.make_archive(str(tmp_path / "export"), "zip", folder))
+    ids = {f.id for f in ingest(archive, tmp_path / "stage").found}
+    assert ids == {f.id for f in ingest(folder, tmp_path / "stage-folder").found}
+    assert "Eve Empty (1003)" in ids
+
+
+def test_a_zip_inside_a_students_zip_is_opened(tmp_path):
+    inner = tmp_path / "A2"
+    _write(inner / "game_of_nim.py")
+    level2 = Path(shutil.make_archive(str(tmp_path / "build" / "A2"), "zip", inner))
+    (tmp_path / "outer").mkdir()
+    shutil.copy(level2, tmp_path / "outer")
+    level1 = Path(shutil.make_archive(str(tmp_path / "student" / "submission"), "zip",
+                                      tmp_path / "outer"))
+    problems: list = []
+    files = read_files(level1.parent, problems)
+    assert "submission/A2/game_of_nim.py" in files and not problems
+    # a zip that holds itself, or nesting past NESTING, ends with a note, not a loop
+    deep = level1
+    for depth in range(NESTING + 1):
+        (tmp_path / f"wrap{depth}").mkdir()
+        shutil.copy(deep, tmp_path / f"wrap{depth}")
+        deep = Path(shutil.make_archive(str(tmp_path / f"deep{depth}" / "w"), "zip",
+                                        tmp_path / f"wrap{depth}"))
+    problems = []
+    read_files(deep.parent, problems)
+    assert [p.rule for p in problems] == ["archive"] and "not opened" in problems[0].message
 
 
 def test_a_students_own_zip_stays_one_submission(tmp_path):

@@ -73,22 +73,31 @@ def handed_in(submission: Submission, pack: Pack, file: str) -> str:
     return source
 
 
-def expect_handed_in(submission: Submission, pack: Pack) -> None:
-    """Fail unless every assessed file was handed in and changed from the starter."""
-    for file in Settings.of(pack).files:
+def expect_work_to_assess(submission: Submission, pack: Pack) -> None:
+    """Fail unless some work of the student's can be assessed: an assessed file handed in and
+    changed from the starter, or a helper module of theirs. A student whose game lives in a
+    module of their own, wired into the course's entry point, may hand in no ``game.py`` at
+    all: that is the file rules' to charge, and their own modules' style is assessed."""
+    files = Settings.of(pack).files
+    if any(_mine(submission, pack, file) for file in files) or any(
+            name.endswith(".py") for name in submission.helpers):
+        return
+    for file in files:
+        handed_in(submission, pack, file)  # the first file missing or unchanged says so
+
+
+def _mine(submission: Submission, pack: Pack, file: str) -> bool:
+    try:
         handed_in(submission, pack, file)
+    except AssertionError:
+        return False
+    return True
 
 
 def assessed_files(submission: Submission, pack: Pack) -> list[str]:
     """The assessed files handed in, changed and parsing, then the helper modules that parse."""
-    files = []
-    for file in Settings.of(pack).files:
-        try:
-            source = handed_in(submission, pack, file)
-        except AssertionError:
-            continue
-        if parses(source):
-            files.append(file)
+    files = [file for file in Settings.of(pack).files
+             if _mine(submission, pack, file) and parses(submission.files[file])]
     return files + [name for name in submission.helpers
                     if name.endswith(".py") and parses(submission.files.get(name, ""))]
 
@@ -190,7 +199,7 @@ def kinds_found(submission: Submission, pack: Pack, student: python_ta.Run | Non
     """Each counted kind of python_ta message (``"C0301 line-too-long"``) with its places."""
     kinds: dict[str, list[str]] = {}
     for file in Settings.of(pack).files:
-        if not parses(submission.files[file]):
+        if _mine(submission, pack, file) and not parses(submission.files[file]):
             kinds.setdefault(SYNTAX_ERROR, []).append(f"{file}: does not parse")
     for file, report in (student.files if student else {}).items():
         if report.crashed:

@@ -53,12 +53,21 @@ def test_only_changed_files_that_parse_are_assessed_helpers_too():
     assert assessed.assessed_files(starter, PACK) == ["strategy.py"]
 
 
-def test_a_file_missing_or_unchanged_fails_the_criterion():
-    with pytest.raises(AssertionError, match="strategy.py was not handed in"):
-        assessed.expect_handed_in(submission({"stonehenge.py": CHANGED}), PACK)
-    unchanged = {"stonehenge.py": CHANGED, "strategy.py": PACK.template_text("strategy.py")}
-    with pytest.raises(AssertionError, match="strategy.py is the starter file unchanged"):
-        assessed.expect_handed_in(submission(unchanged), PACK)
+def test_the_criterion_fails_only_when_no_work_of_theirs_is_there_to_assess():
+    unchanged = {"stonehenge.py": PACK.template_text("stonehenge.py"),
+                 "strategy.py": PACK.template_text("strategy.py")}
+    with pytest.raises(AssertionError, match="stonehenge.py is the starter file unchanged"):
+        assessed.expect_work_to_assess(submission(unchanged), PACK)
+    with pytest.raises(AssertionError, match="stonehenge.py was not handed in"):
+        assessed.expect_work_to_assess(submission({}), PACK)
+    # one file of theirs, or their own modules (the game in sh_game.py, wired through
+    # game_interface.py, and no stonehenge.py): what they wrote is assessed
+    assessed.expect_work_to_assess(submission({"stonehenge.py": CHANGED}), PACK)
+    own = submission({**unchanged, "sh_game.py": CHANGED}, helpers=["sh_game.py"])
+    del own.files["stonehenge.py"]
+    assessed.expect_work_to_assess(own, PACK)
+    assert assessed.assessed_files(own, PACK) == ["sh_game.py"]
+    assert assessed.kinds_found(own, PACK, run(), run()) == {}
 
 
 def test_kinds_leave_out_the_starters_messages_and_lines():

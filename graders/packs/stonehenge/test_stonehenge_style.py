@@ -61,7 +61,7 @@ def expect_working(student, side_1_moves):
 
 @pytest.mark.public
 def test_style_python_ta(submission, pack, student, side_1_moves, style_runs):
-    assessed.expect_handed_in(submission, pack)
+    assessed.expect_work_to_assess(submission, pack)
     expect_working(student, side_1_moves)
     kinds = assessed.kinds_found(submission, pack, *style_runs)
     expect_no_kinds(kinds, what=assessed.described(style_runs[0]))

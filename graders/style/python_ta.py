@@ -186,6 +186,15 @@ def run_chunk(run_tool_over: RunTool, config: str, students: dict[str, Checked])
 # An assessed file parses, so a syntax-error message on it is about a module it imports,
 # which is marked on that module (the syntax-error rule), not a second time here.
 NOT_ABOUT_THIS_FILE = frozenset({"syntax-error"})
+# python_ta's naming checker asks a module's dunder names (`__all__`, `__version__`) to be
+# UPPER_CASE, and its "fix" (`__ALL__`) would break them: Python's own names, not the
+# student's choice (pylint's invalid-name, which it replaced, leaves them alone).
+DUNDER_NAMED = re.compile(r'\bname "__\w+__"')
+
+
+def _python_s_own_name(message: Message) -> bool:
+    return message.symbol == "naming-convention-violation" and bool(
+        DUNDER_NAMED.search(message.text))
 
 
 def new_messages(student: Iterable[Message], starter: Iterable[Message]) -> list[Message]:
@@ -194,7 +203,7 @@ def new_messages(student: Iterable[Message], starter: Iterable[Message]) -> list
     excused = Counter(message.key for message in starter)
     kept = []
     for message in student:
-        if message.symbol in NOT_ABOUT_THIS_FILE:
+        if message.symbol in NOT_ABOUT_THIS_FILE or _python_s_own_name(message):
             continue
         if excused[message.key] > 0:
             excused[message.key] -= 1

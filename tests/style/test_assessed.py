@@ -117,3 +117,17 @@ def test_runs_are_made_once_and_the_session_run_is_preferred():
     assert calls == [("student", ["stonehenge.py"]),
                      ("starter", ["stonehenge.py", "strategy.py"])]
     assert assessed.described(alone).startswith("python_ta (python_ta 2 with a2_pyta.txt) on")
+
+
+def test_a_dunder_name_is_pythons_not_a_naming_fault():
+    """python_ta's C9103 asks for `__ALL__`; pylint's invalid-name left `__all__` alone."""
+    dunder = Message("C9103", "naming-convention-violation", "C", 10,
+                     'Constant name "__all__" should be in UPPER_CASE_WITH_UNDERSCORES format. '
+                     'Suggested fix: "__ALL__"')
+    mine = Message("C9103", "naming-convention-violation", "C", 12,
+                   'Constant name "cache" should be in UPPER_CASE_WITH_UNDERSCORES format.')
+    student = submission({"stonehenge.py": CHANGED, "strategy.py": CHANGED})
+    kinds = assessed.kinds_found(
+        student, PACK, run(**{"stonehenge.py": FileReport("stonehenge.py", [dunder, mine])}),
+        run())
+    assert kinds == {"C9103 naming-convention-violation": [f"stonehenge.py:12 {mine.text}"]}

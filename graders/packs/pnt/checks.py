@@ -224,11 +224,25 @@ def answered(result: CaseRun, sample: CaseRun) -> CaseRun:
 
 
 def field_ok(result: CaseRun, name: str) -> bool:
-    """Whether the student's value of field `name` is right (ABF: either rounding of a tie)."""
+    """Whether the student's value of field `name` is right (ABF: either rounding of a tie,
+    from the right counts or from the student's own: a counting slip is the counts' test's
+    to charge, not the branching factor's a second time)."""
     got, want = result.got.values[name], result.expected.values
     if got is not None and name == "branching":
-        return branching_matches(float(got), int(want["visited"] or 0), int(want["evaluated"] or 0))
+        return branching_matches(float(got), int(want["visited"] or 0),
+                                 int(want["evaluated"] or 0)) or _from_own_counts(result)
     return got is not None and got == want[name]
+
+
+def _from_own_counts(result: CaseRun) -> bool:
+    """Whether the printed branching factor is the handout's formula on the counts the
+    program printed, where it expanded some node (a program that printed no counts, or
+    expanded nothing, gets nothing from them)."""
+    got = result.got.values
+    visited, evaluated = got["visited"], got["evaluated"]
+    if not isinstance(visited, int) or not isinstance(evaluated, int) or visited <= evaluated:
+        return False
+    return branching_matches(float(got["branching"]), visited, evaluated)
 
 
 def check_field(result: CaseRun, name: str) -> None:

@@ -50,6 +50,20 @@ def test_both_roundings_of_a_branching_tie_pass():
     assert not field_ok(graded(EXPECTED.replace("2.2", "2.4")), "branching")
 
 
+def test_a_counting_slip_is_not_charged_again_by_the_branching_factor():
+    """Root counted twice: 11 visited, so (11 - 1) / (11 - 6) = 2.0 is the formula done
+    right on the program's own counts; the counts' test charges the slip."""
+    own = graded(EXPECTED.replace("Visited: 10", "Visited: 11").replace("2.2", "2.0"))
+    assert field_ok(own, "branching") and not field_ok(own, "visited")
+    assert not field_ok(graded(EXPECTED.replace("Visited: 10", "Visited: 11")
+                               .replace("2.2", "2.9")), "branching")
+    # counts with nothing expanded, or no counts at all, vouch for nothing
+    flat = EXPECTED.replace("Visited: 10", "Visited: 6").replace("2.2", "0.0")
+    assert not field_ok(graded(flat), "branching")
+    bare = "Move: 5\nValue: -1.0\nAvg Effective Branching Factor: 2.0\n"
+    assert not field_ok(graded(bare), "branching")
+
+
 def test_wrong_count_names_field_and_shows_every_row():
     result = graded(EXPECTED.replace("Visited: 10", "Visited: 11"))
     check_field(result, "move")

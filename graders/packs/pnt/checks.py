@@ -239,10 +239,10 @@ def _from_own_counts(result: CaseRun) -> bool:
     program printed, where it expanded some node (a program that printed no counts, or
     expanded nothing, gets nothing from them)."""
     got = result.got.values
-    visited, evaluated = got["visited"], got["evaluated"]
+    visited, evaluated, printed = got["visited"], got["evaluated"], got["branching"]
     if not isinstance(visited, int) or not isinstance(evaluated, int) or visited <= evaluated:
         return False
-    return branching_matches(float(got["branching"]), visited, evaluated)
+    return printed is not None and branching_matches(float(printed), visited, evaluated)
 
 
 def check_field(result: CaseRun, name: str) -> None:

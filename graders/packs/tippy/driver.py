@@ -212,14 +212,20 @@ def minimax_vs_random(n, cells, seeds):
 
 def move_facts(n):
     """TippyMove through the game: one move per empty square, its texts, and reuse (every
-    opening move applied after the first one takes its own square, and only it)."""
+    other opening move, applied two moves later, the same player to move again, takes its own
+    square, and only it: a move may carry its player, as GameView never applies a move on
+    the other player's turn)."""
     game = _Game(n)
     cells = sorted(game.found)
     texts = [[_safe(lambda m=game.found[c]: repr(m)), _safe(lambda m=game.found[c]: str(m))]
              for c in cells]
-    later = _child(game.state, game.found[cells[0]]) if cells else None
+    later = None
+    if len(cells) > 2:
+        first = _child(game.state, game.found[cells[0]])
+        replies = _moves.moves_of(first, game.reader)[0] if first is not None else {}
+        later = _child(first, replies[cells[1]]) if cells[1] in replies else None
     free, broken = game.squares(later) or set(), []
-    for cell in cells[1:]:
+    for cell in cells[2:]:
         left = game.squares(_child(later, game.found[cell]) if later is not None else None)
         if left != free - {cell}:
             broken.append({"cell": list(cell),

@@ -148,10 +148,14 @@ def test_move_describes_its_square(student):
 @pytest.mark.public
 def test_move_still_means_its_square_later(student):
     got = checks.opening_moves(student, 4)
+    wrong = [f"the move for {tuple(bad['cell'])} "
+             + ("was refused" if bad["took"] is None else
+                f"took {', '.join(str(tuple(c)) for c in bad['took']) or 'no square'}")
+             for bad in got["not_reusable"][:3]]
     assert not got["not_reusable"], (
-        "a TippyMove taken from one state must mark the same square when applied to a later "
-        "state where that square is still empty (get_move builds new moves, and GameView "
-        f"applies them): {got['not_reusable'][:3]}")
+        "a TippyMove taken from a new 4 x 4 game must mark the same square when applied two "
+        "moves later, the same player to move and that square still empty (a move stands for "
+        f"its square, not for the state it came from): {'; '.join(wrong)}")
     typed = got["typed"]
     missing = [(r, c) for r in range(4) for c in range(4) if [r, c] not in typed["squares"]]
     assert not missing, (

@@ -150,3 +150,27 @@ def test_a_game_that_ignores_the_size_prompt_is_reported(load_driver):
 def test_the_bare_template_fails_with_its_own_message(load_driver):
     with pytest.raises(NotImplementedError, match="Write"):
         load_driver(PACK.templates_dir).play(3, [])
+
+
+def _listing(body: str) -> tuple[str, str]:
+    """An edit of the reference whose possible_next_moves() runs ``body`` on its list."""
+    return ("    def possible_next_moves(self):",
+            "    _made = ()\n\n    def possible_next_moves(self):\n"
+            f"        moves = self._listed()\n{body}        return moves\n\n"
+            "    def _listed(self):")
+
+
+def test_reuse_is_asked_two_moves_later_of_the_same_player(ref_driver, load_driver):
+    """A move stands for its square whatever state it came from; it may carry its player
+    (GameView never applies one on the other player's turn), but not the state it came from."""
+    assert ref_driver.move_facts(4)["not_reusable"] == []
+    legal = "        if self.over or not isinstance(move, TippyMove):"
+    bound = load_driver(PACK.reference_dir, edits={"tippy_game_state.py": [
+        _listing("        self._made = moves\n"),
+        (legal, "        if self.over or not any(move is mine for mine in self._made):")]})
+    not_reusable = bound.move_facts(4)["not_reusable"]
+    assert len(not_reusable) == 14 and not_reusable[0]["took"] is None
+    with_player = load_driver(PACK.reference_dir, edits={"tippy_game_state.py": [
+        _listing("        for move in moves:\n            move.player = self.next_player\n"),
+        (legal, "        if self.over or move.player != self.next_player:")]})
+    assert with_player.move_facts(4)["not_reusable"] == []

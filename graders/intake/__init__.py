@@ -55,7 +55,7 @@ def ingest(path: Path, stage: Path, layout: str | None = None) -> Intake:
     return intake
 
 
-def _ingest(path: Path, stage: Path, layout: str | None) -> Intake:
+def _ingest(path: Path, stage: Path, layout: str | None, depth: int = 0) -> Intake:
     from graders.intake.plain import single
 
     if path.is_file() and path.suffix.lower() != ".zip":
@@ -66,6 +66,12 @@ def _ingest(path: Path, stage: Path, layout: str | None) -> Intake:
         unpacked = stage / "unpacked"
         unpacked.mkdir(parents=True)
         unpack_notes = unpack(path, unpacked)
+        inner = _lone_zip(unpacked)
+        if inner is not None and depth < 2:  # the export zipped again
+            intake = _ingest(inner, stage / "inner", layout, depth + 1)
+            intake.notes = [*unpack_notes, f"`{path.name}` holds one zip, `{inner.name}`: it "
+                            "was read as the export", *intake.notes]
+            return intake
         root, wrapper = _unwrapped(unpacked, layout)
         if _lms(root, layout) is None:  # not an LMS export: a class of folders, or one student
             class_root, wrapper = _class_root(unpacked)
@@ -77,7 +83,8 @@ def _ingest(path: Path, stage: Path, layout: str | None) -> Intake:
                                                   "nothing in it could be a submission"])
                 return Intake("plain", [single(path)])
             root = class_root
-            wrapper.append(f"`{path.name}` holds one folder per student: each folder was "
+            kind = "folder" if all(p.is_dir() for p in entries(root)) else "archive or folder"
+            wrapper.append(f"`{path.name}` holds one {kind} per student: each {kind} was "
                            "graded as one student's submission")
         notes = unpack_notes + wrapper
     else:
@@ -102,17 +109,28 @@ def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
             continue
         break
     inside = entries(root)
-    folders = [p for p in inside if p.is_dir()]
-    if any(p.is_file() and p.suffix.lower() == ".py" for p in inside) or len(folders) < 2:
+    # a student is a folder, or an archive of their own (a class zip of alice.zip, bob.zip)
+    students = [p for p in inside if p.is_dir() or archive_stem(p.name) is not None]
+    if any(p.is_file() and p.suffix.lower() == ".py" for p in inside) or len(students) < 2:
         return None, notes
-    coded = [folder for folder in folders if any(map(_handed_in_code, folder.rglob("*")))]
-    if len(coded) < len(folders) and (len(coded) < 2 or 2 * len(coded) < len(folders)
-                                      or not _a_name_in_two(coded)):
+    coded = [p for p in students if p.is_file() or any(map(_handed_in_code, p.rglob("*")))]
+    if len(coded) < len(students) and (len(coded) < 2 or 2 * len(coded) < len(students)
+                                       or not _a_name_in_two(coded)):
         return None, notes
     if root != unpacked:
         notes.append(f"`{root.name}/` is a wrapper folder around the class: its contents were "
                      "graded")
     return root, notes
+
+
+def _lone_zip(unpacked: Path) -> Path | None:
+    """The one zip an unpacked zip holds and nothing else, in lone wrapper folders or not."""
+    inside = entries(unpacked)
+    while len(inside) == 1 and inside[0].is_dir():
+        inside = entries(inside[0])
+    if len(inside) == 1 and inside[0].is_file() and inside[0].suffix.lower() == ".zip":
+        return inside[0]
+    return None
 
 
 def _a_name_in_two(folders: list[Path]) -> bool:

@@ -570,3 +570,21 @@ def test_an_extension_finds_its_student_by_any_id_the_roster_gives(tmp_path, key
     assert found[0].due == datetime.fromisoformat("2024-03-08T23:59:00-05:00")
     assert found[0].lms["due"] == "2024-03-08T23:59:00-05:00"  # its feedback page follows it
     assert [p.lms_id for p in settled.missing] == ["u2"]
+
+
+def test_a_zip_of_student_zips_and_an_export_zipped_again_are_read(tmp_path):
+    folder = tmp_path / "class"
+    for name in ("alice", "bob"):
+        _write(tmp_path / name / "game_of_nim.py")
+        shutil.make_archive(str(folder / name), "zip", tmp_path / name)
+    zips = Path(shutil.make_archive(str(tmp_path / "class-of-zips"), "zip", folder))
+    intake = ingest(zips, tmp_path / "stage")
+    assert sorted(f.id for f in intake.found) == ["alice", "bob"]
+    assert any("one archive or folder per student" in note for note in intake.notes)
+    (tmp_path / "again").mkdir()
+    (tmp_path / "other").mkdir()
+    shutil.copy(_class_zip(tmp_path / "other"), tmp_path / "again")
+    again = Path(shutil.make_archive(str(tmp_path / "rezipped"), "zip", tmp_path / "again"))
+    intake = ingest(again, tmp_path / "stage-again")
+    assert sorted(f.id for f in intake.found) == ["bobsmith", "carolng", "janedoe"]
+    assert "holds one zip, `submissions.zip`" in intake.notes[0]

@@ -225,15 +225,20 @@ def team_copy(team_result: SubmissionResult, person: Person, name: str, kind: st
     if kind:
         result.lms.update({"roster": kind, "roster_id": person.lms_id})
     # No layout of the team's row: a member's id from the teams file is no LMS's own id, so an
-    # LMS export takes this row only by the roster's (without one it refuses, naming it).
+    # LMS export takes this row only by the roster's (without one it refuses, naming it). A
+    # member of a group the export itself names is that LMS's own id.
+    group = team_result.lms.get("group")
+    if group:
+        result.lms["layout"] = group
     result.lms.update({"team": team, "graded_with": team_result.student})
     result.overrides = []  # a TA's override of the team's row is that row's
+    whose = (f"the {group} group submission this student is a submitter of" if group else
+             f"the one submission of team {team} (--teams)")
     result.violations.append(ViolationRecord(
         rule="intake", title=title_of("intake"), file="",
-        message=f"Graded with {team_result.student}'s submission: the one submission of team "
-        f"{team} (--teams); this student handed in nothing of their own. A TA's change to "
-        f"{team_result.student}'s mark is not this row's: make it here too where it is the "
-        "team's."))
+        message=f"Graded with {team_result.student}'s submission: {whose}; this student "
+        f"handed in nothing of their own. A TA's change to {team_result.student}'s mark is "
+        "not this row's: make it here too where it is the team's."))
     return result
 
 

@@ -2,7 +2,8 @@
 
 ``submission_metadata.yml`` maps each ``submission_<id>`` to its ``:submitters:`` (``:name:``,
 ``:sid:``, ``:email:``) and ``:created_at:``, the submission time (with its zone). The first
-submitter's SID is the LMS id; a group's other members are kept for the export. A folder the
+submitter's SID is the LMS id; each other member of a group gets a row of their own with the
+group's mark (:func:`graders.intake.teams.group_copies`). A folder the
 metadata does not name is graded under its folder name, and the report says so.
 """
 
@@ -81,7 +82,8 @@ class Gradescope(Layout):
                       display_name=display, email=emails[0] if emails else "",
                       submitted_at=when,
                       lms={"submission": path.name.removeprefix("submission_"),
-                           "members": ";".join(sids), "emails": ";".join(emails)})
+                           "members": ";".join(sids), "emails": ";".join(emails),
+                           "names": ";".join(names)})
         if created and when is None:
             found.notes.append(f"the time `{created}` in `{METADATA}` could not be read")
         return found

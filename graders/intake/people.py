@@ -15,7 +15,7 @@ from datetime import datetime, tzinfo
 
 from graders.intake.base import Found, named
 from graders.intake.roster import Person, Roster
-from graders.intake.teams import Teams, form_teams
+from graders.intake.teams import Teams, form_teams, group_copies
 from graders.pack import Pack
 from graders.times import InstructorTimes
 
@@ -52,6 +52,8 @@ def settle(
         _apply_roster(roster, settled)
     if teams is not None:
         settled.team = form_teams(teams, found, settled.missing, roster is not None)
+    settled.team += group_copies(found, settled.missing,
+                                 {person.lms_id for person, _ in settled.team})
     for item in found:
         when = given[id(item)]
         if when is not None:

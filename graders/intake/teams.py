@@ -87,3 +87,43 @@ def form_teams(teams: Teams, found: list[Found], missing: list[Person],
                 missing.remove(person)
             copies.append((person, label))
     return copies
+
+
+def group_copies(found: list[Found], missing: list[Person],
+                 copied: set[str]) -> list[tuple[Person, str]]:
+    """The other members of each group submission the export names (Gradescope's
+    submitters: ``lms["members"]``), each to get the group's mark under their own name and
+    LMS id, as ``(person, team)``; taken out of ``missing``. A member who handed in a
+    submission of their own, or whom ``--teams`` placed already (``copied``: their ids), is
+    left alone."""
+    own = {item.lms_id for item in found} - {""}
+    copies: list[tuple[Person, str]] = []
+    for item in found:
+        sids = item.lms.get("members", "").split(";")
+        if len(sids) < 2 or item.lms.get("team"):
+            continue
+        names = item.lms.get("names", "").split(";")
+        emails = item.lms.get("emails", "").split(";")
+        label = f"group {item.lms.get('submission') or item.lms_id}"
+        members = []
+        for index, sid in enumerate(sids[1:], start=1):
+            if not sid or sid in own or sid in copied:
+                continue
+            person = next((p for p in missing if sid in _person_keys(p)), None)
+            if person is None:
+                person = Person(sid, _at(names, index), _at(emails, index))
+            else:
+                missing.remove(person)
+            members.append(person)
+            copied.add(sid)
+        if members:
+            item.lms["team"], item.lms["group"] = label, item.lms.get("layout", "")
+            shown = ", ".join(p.display_name or p.lms_id for p in members)
+            item.notes.append(f"a group submission: also the mark of {shown}, named "
+                              "beside this student as its submitters")
+            copies += [(person, label) for person in members]
+    return copies
+
+
+def _at(values: list[str], index: int) -> str:
+    return values[index] if index < len(values) else ""

@@ -29,6 +29,7 @@ from graders.intake.base import Found
 from graders.intake.brightspace import parse_when
 from graders.intake.people import settle
 from graders.intake.roster import load_roster
+from graders.outcomes import team_copy
 from graders.pack import get_pack
 from graders.pipeline import due_zone
 from graders.results import SubmissionResult
@@ -588,3 +589,27 @@ def test_a_zip_of_student_zips_and_an_export_zipped_again_are_read(tmp_path):
     intake = ingest(again, tmp_path / "stage-again")
     assert sorted(f.id for f in intake.found) == ["bobsmith", "carolng", "janedoe"]
     assert "holds one zip, `submissions.zip`" in intake.notes[0]
+
+
+def test_each_member_of_a_gradescope_group_gets_the_groups_mark_under_their_own_id(tmp_path):
+    meta = ["submission_7:", "  :submitters:", "  - :name: John Smith", "    :sid: '5003'",
+            "    :email: js@example.edu", "  - :name: Wei Lee", "    :sid: '5004'",
+            "    :email: wl@example.edu", "  :created_at: 2024-03-05 22:10:33 -0500",
+            "submission_8:", "  :submitters:", "  - :name: Ann Ng", "    :sid: '5005'",
+            "  - :name: Bo Li", "    :sid: '5006'", "  :created_at: 2024-03-05 22:10:33 -0500",
+            "submission_9:", "  :submitters:", "  - :name: Bo Li", "    :sid: '5006'",
+            "  :created_at: 2024-03-05 22:10:33 -0500"]
+    for number in (7, 8, 9):
+        _write(tmp_path / "export" / f"submission_{number}" / "game_of_nim.py")
+    _write(tmp_path / "export" / "submission_metadata.yml", "\n".join(meta) + "\n")
+    settled = settle(NIM, ingest(tmp_path / "export", tmp_path / "stage").found)
+    # Bo Li handed in a submission of their own: only Wei Lee is a copy
+    assert [(p.lms_id, p.display_name, p.email, team) for p, team in settled.team] == [
+        ("5004", "Wei Lee", "wl@example.edu", "group 7")]
+    [group] = [f for f in settled.found if f.lms_id == "5003"]
+    graded = SubmissionResult.from_dict(_result(group.id, 85, "5003", layout="gradescope",
+                                                 team="group 7", group="gradescope"))
+    row = team_copy(graded, settled.team[0][0], "Wei Lee (5004)", "", "group 7")
+    assert (row.student, row.lms_id, row.total, row.lms["layout"]) == (
+        "Wei Lee (5004)", "5004", 85, "gradescope")
+    assert "group submission" in row.violations[-1].message

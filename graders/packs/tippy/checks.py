@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from graders.errors import StudentError
 from graders.kept import made_once
 from graders.packs.tippy import oracle
 from graders.testing import Mismatch, expect_equal
@@ -149,9 +150,20 @@ def describe(position: dict[str, Any]) -> str:
             f"({oracle.MARK_OF[position['player']]}) to move")
 
 
+# A game as large as 3 x 3 whatever size is typed (the driver says so): the state criterion's
+# tests charge it; the TippyMove tests on larger grids can tell nothing else, and list it.
+SIZE_IGNORED = {"size-ignored": "the size typed at the game's prompt is not used"}
+SIZE_IGNORED_WORDS = "typed at its size prompt offers"
+
+
 def opening_moves(worker: Any, n: int) -> dict[str, Any]:
     """``move_facts`` for n, after checking the moves stand for every square once."""
-    got = worker.call("move_facts", n)
+    try:
+        got = worker.call("move_facts", n)
+    except StudentError as raised:
+        if SIZE_IGNORED_WORDS in str(raised):
+            raised.causes = dict(SIZE_IGNORED)  # type: ignore[attr-defined]
+        raise
     label = "moves that mark no single new square"
     equal({"squares": got["cells"], label: got["odd_moves"]},
           {"squares": [[r, c] for r in range(n) for c in range(n)], label: []},

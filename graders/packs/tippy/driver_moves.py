@@ -219,6 +219,13 @@ def reader_for(n, state_class):
         start = new_game(n, state_class)
         moves = list(start.possible_next_moves())
         reader = _coordinate_reader(n, moves) or _effect_reader(n, start, moves)
+        side = round(len(moves) ** 0.5)
+        if reader is None and side >= 3 and side * side == len(moves) != n * n:
+            # a working game of another size: not the moves' fault, the size typed is unused
+            raise RuntimeError(
+                f"a new TippyGameState with {n} typed at its size prompt offers {len(moves)} "
+                f"moves, one per square of a {side} x {side} grid, not {n * n}: the game must "
+                "be as large as the size the player types")
         if reader is None:
             shown = ", ".join(text_of(m) for m in moves[:3])
             raise RuntimeError(

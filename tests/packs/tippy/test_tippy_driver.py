@@ -143,7 +143,8 @@ def test_a_do_nothing_game_reaches_no_position(load_driver):
 def test_a_game_that_ignores_the_size_prompt_is_reported(load_driver):
     driver = load_driver(PACK.reference_dir, edits={"tippy_game_state.py": [
         ("            size = _ask_size()", "            pass")]})
-    with pytest.raises(RuntimeError, match="9 moves .expected 16"):
+    with pytest.raises(RuntimeError, match="offers 9 moves, one per square of a 3 x 3 grid, "
+                                           "not 16: the game must be as large"):
         driver.play(4, [])
 
 

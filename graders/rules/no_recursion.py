@@ -89,8 +89,14 @@ class NoRecursion(Rule):
                 if cycle is None or reported & set(cycle):
                     continue
                 reported.update(cycle)
-                yield self.violation(ctx, "recursion", functions[name].node, function=name,
-                                     target=label, cycle=" -> ".join([*cycle, cycle[0]]))
+                looped = " -> ".join([*cycle, cycle[0]])
+                if target in cycle:
+                    yield self.violation(ctx, "recursion", functions[name].node, function=name,
+                                         target=label, cycle=looped)
+                else:  # a recursive helper it calls, which another solution may need as is
+                    yield self.violation(ctx, "reached", functions[name].node, function=name,
+                                         target=label, cycle=looped,
+                                         path=" -> ".join(graph.path(target, name)))
         targets = self._targets(ctx, functions)
         for node, call in built_code(require_tree(ctx)):
             target = targets[0][1] if targets else "the solution that must be iterative"
@@ -184,6 +190,21 @@ class CallGraph:
                     seen.append(nxt)
                     queue.append(nxt)
         return seen
+
+    def path(self, start: str, end: str) -> list[str]:
+        """A shortest call path from ``start`` to ``end`` (which it reaches)."""
+        parents: dict[str, str] = {}
+        queue = deque([start])
+        while queue and end not in parents:
+            current = queue.popleft()
+            for nxt in self.edges.get(current, []):
+                if nxt not in parents and nxt != start:
+                    parents[nxt] = current
+                    queue.append(nxt)
+        path = [end]
+        while path[-1] != start:
+            path.append(parents[path[-1]])
+        return path[::-1]
 
     def cycle_through(self, name: str) -> list[str] | None:
         """A shortest call path from ``name`` back to itself, or None."""

@@ -36,3 +36,12 @@ def test_functions_made_from_text_are_reported():
     assert all("builds code from text" in message for message in found)
     assert any("`builtins.exec(...)`" in message for message in found)
     assert any("`compile(...)`" in message for message in found)
+
+
+def test_a_recursive_helper_the_iterative_solution_calls_names_the_path_and_the_fix():
+    """The helper may stay recursive for the recursive strategy: the advice is to stop
+    calling it, not to rewrite it."""
+    [message] = cycles("no_recursion_shared_helper.py")
+    assert "`_score` is recursive (_score -> _score)" in message
+    assert "calls it (iterative_minimax_strategy -> _best -> _score)" in message
+    assert "Make `iterative_minimax_strategy` call no recursive function" in message

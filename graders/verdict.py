@@ -35,10 +35,21 @@ def words() -> dict[str, str]:
         return {str(key): str(text) for key, text in tomllib.load(handle).items()}
 
 
+@cache
+def notice_problems() -> frozenset[str]:
+    """The hand-in problems that only say how a submission was read (``problems.toml``
+    ``notices``: which file was graded as the program, how the export was read)."""
+    with Path(__file__).with_name("problems.toml").open("rb") as handle:
+        return frozenset(tomllib.load(handle).get("notices", []))
+
+
 def is_notice(pack: Pack, violation: ViolationRecord) -> bool:
     """Whether ``violation`` is a 0-point notice: a rule the pack declares with no deduction
-    that feeds no criterion (say, ``entry-name``). It is shown, never charged, and never
-    fails a pre-check; a collection problem (a syntax error, a missing file) is no notice."""
+    that feeds no criterion (say, ``entry-name``), or a 0-point note on how the submission was
+    read (:func:`notice_problems`). It is shown, never charged, and never fails a pre-check;
+    a collection problem (a syntax error, a missing file) is no notice."""
+    if violation.rule in notice_problems() and not violation.deduction:
+        return True
     specs = [spec for spec in pack.declaration.rules if spec.name == violation.rule]
     feeds = any(violation.rule in criterion.rules for criterion in pack.declaration.criteria)
     return bool(specs) and all(spec.deduction == 0 for spec in specs) and not feeds

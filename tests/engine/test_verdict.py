@@ -39,6 +39,16 @@ def test_a_declared_rule_with_no_deduction_and_no_criterion_is_a_notice():
     assert problems(TIPPY, [entry, pep8, syntax]) == [pep8, syntax]
 
 
+def test_a_note_on_how_the_hand_in_was_read_is_a_notice_unless_it_costs():
+    """Which file was graded as the program, how the export was read: a NOTE, never a
+    "rule broken"; a missing file stays a problem."""
+    program, intake = violation("program-file"), violation("intake")
+    assert is_notice(TIPPY, program) and is_notice(TIPPY, intake)
+    assert not is_notice(TIPPY, violation("missing-file"))
+    charged = ViolationRecord(rule="intake", title="t", file="f", message="m", deduction=5)
+    assert problems(TIPPY, [program, intake, charged]) == [charged]
+
+
 def test_the_public_points_are_each_cases_share():
     outcomes = [TestOutcome(name="test_a", case="1", outcome="passed", public=True),
                 TestOutcome(name="test_a", case="2", outcome="failed", public=True),

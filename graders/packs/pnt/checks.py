@@ -245,12 +245,14 @@ def _from_own_counts(result: CaseRun) -> bool:
     return printed is not None and branching_matches(float(printed), visited, evaluated)
 
 
-def check_field(result: CaseRun, name: str) -> None:
-    """Fail unless the program ran cleanly and printed the right value of field `name`."""
+def check_field(result: CaseRun, name: str, why: str = "") -> None:
+    """Fail unless the program ran cleanly and printed the right value of field `name`
+    (``why``: what the wrong value most likely means, added to the message)."""
     if result.problem is None and field_ok(result, name):
         return
     wrong = [] if field_ok(result, name) else [
-        f"{LABELS[name]}: expected {_shown(result.expected, name)}, got {_shown(result.got, name)}"]
+        f"{LABELS[name]}: expected {_shown(result.expected, name)}, got "
+        f"{_shown(result.got, name)}{why}"]
     raise Mismatch(_message(result, wrong), _details(result))
 
 

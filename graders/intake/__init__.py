@@ -67,8 +67,10 @@ def _ingest(path: Path, stage: Path, layout: str | None, depth: int = 0) -> Inta
         unpacked.mkdir(parents=True)
         unpack_notes = unpack(path, unpacked)
         inner = _lone_zip(unpacked)
-        if inner is not None and depth < 2:  # the export zipped again
+        if inner is not None and depth < 2:  # the export zipped again, or one student's zip
             intake = _ingest(inner, stage / "inner", layout, depth + 1)
+            if intake.layout == "plain" and len(intake.found) == 1:
+                return Intake("plain", [single(path)])  # one student's, under its own name
             intake.notes = [*unpack_notes, f"`{path.name}` holds one zip, `{inner.name}`: it "
                             "was read as the export", *intake.notes]
             return intake
@@ -78,7 +80,7 @@ def _ingest(path: Path, stage: Path, layout: str | None, depth: int = 0) -> Inta
             if class_root is None:
                 if layout not in (None, "plain"):
                     raise GraderError(f"{path}: not a {get_layout(layout).title} export")
-                if not any(p.suffix.lower() == ".py" for p in unpacked.rglob("*")):
+                if not any(map(_handed_in_code, unpacked.rglob("*"))):
                     return Intake("plain", notes=[f"`{path.name}` holds no Python file: "
                                                   "nothing in it could be a submission"])
                 return Intake("plain", [single(path)])
@@ -100,7 +102,9 @@ def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
     lone wrapper folders), or None when the zip is one student's hand-in: its top level holds
     a file of code, or fewer than two folders that each hold code. A folder without code
     (the student handed in a PDF or a .txt) is a student too where the folders are students:
-    at least half of them hold code and two of those hand in a file of one name."""
+    three at least and two thirds of them hold code, two of those a file of one name (one
+    student's ``v1/``, ``v2/`` and ``report/`` stay one hand-in). With no folder, three
+    archives or more are a class of student archives."""
     root, notes = unpacked, list[str]()
     for _ in range(3):
         inside = entries(root)
@@ -109,18 +113,25 @@ def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
             continue
         break
     inside = entries(root)
-    # a student is a folder, or an archive of their own (a class zip of alice.zip, bob.zip)
-    students = [p for p in inside if p.is_dir() or archive_stem(p.name) is not None]
-    if any(p.is_file() and p.suffix.lower() == ".py" for p in inside) or len(students) < 2:
+    folders = [p for p in inside if p.is_dir()]
+    archives = [p for p in inside if p.is_file() and archive_stem(p.name) is not None]
+    if any(p.is_file() and p.suffix.lower() == ".py" for p in inside):
         return None, notes
-    coded = [p for p in students if p.is_file() or any(map(_handed_in_code, p.rglob("*")))]
-    if len(coded) < len(students) and (len(coded) < 2 or 2 * len(coded) < len(students)
-                                       or not _a_name_in_two(coded)):
+    if not folders:  # a class of student archives (alice.zip, bob.zip, ...): three at least
+        return (root, notes) if len(archives) >= CLASS_OF_ARCHIVES else (None, notes)
+    if len(folders) < 2:
+        return None, notes
+    coded = [folder for folder in folders if any(map(_handed_in_code, folder.rglob("*")))]
+    if len(coded) < len(folders) and (len(coded) < 3 or 3 * len(coded) < 2 * len(folders)
+                                      or not _a_name_in_two(coded)):
         return None, notes
     if root != unpacked:
         notes.append(f"`{root.name}/` is a wrapper folder around the class: its contents were "
                      "graded")
     return root, notes
+
+
+CLASS_OF_ARCHIVES = 3  # fewer archives in a zip are one student's parts (part1.zip, part2.zip)
 
 
 def _lone_zip(unpacked: Path) -> Path | None:

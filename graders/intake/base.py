@@ -23,10 +23,11 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
-from graders.handin import IGNORED_PARTS, MAX_FILE_BYTES, open_zip
+from graders.handin import IGNORED_PARTS, MAX_FILE_BYTES, archive_stem, open_zip
 
 CLASS_MAX_ENTRIES = 50_000  # a class zip: a thousand students with a few dozen files each
 CLASS_MAX_BYTES = 1024 * 1024 * 1024
+ARCHIVE_MAX_BYTES = 256 * 1024 * 1024  # an archive in a class zip: a student's, or the export's
 MAX_NAME_BYTES = 200  # of one path part on disk: below the usual 255, room for suffixes
 UNSAFE_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f/\\]")
 NOISE = IGNORED_PARTS | {"Thumbs.db", "desktop.ini"}
@@ -210,9 +211,12 @@ def unpack(archive_path: Path, target: Path) -> list[str]:
             if (info.external_attr >> 16) & 0o170000 == 0o120000:
                 notes.append(f"`{info.filename}` is a symbolic link; not unpacked")
                 continue
+            # a student's zip, or the export zipped again, may be larger than one file
+            cap = min(CLASS_MAX_BYTES - total, ARCHIVE_MAX_BYTES) if archive_stem(name.name) \
+                else MAX_FILE_BYTES
             try:
                 with archive.open(info) as member:
-                    data = member.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
+                    data = member.read(cap + 1)[:cap]
             except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError,
                     NotImplementedError, ValueError) as exc:
                 notes.append(f"`{info.filename}` could not be unpacked ({exc})")
@@ -230,7 +234,7 @@ def _empty_folders(archive: zipfile.ZipFile, target: Path) -> None:
     student who handed in nothing, and gets a row, as in the unzipped export."""
     holding = {parent for info in archive.infolist() if not info.is_dir()
                for parent in PurePosixPath(info.filename.replace("\\", "/")).parents}
-    for info in archive.infolist():
+    for info in archive.infolist()[:CLASS_MAX_ENTRIES]:
         name = PurePosixPath(info.filename.replace("\\", "/"))
         if (info.is_dir() and name not in holding and not name.is_absolute() and name.parts
                 and ".." not in name.parts and not NOISE & set(name.parts)):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import shutil
 import zipfile
 from datetime import datetime
@@ -199,6 +200,25 @@ def test_a_zip_inside_a_students_zip_is_opened(tmp_path):
     problems = []
     read_files(deep.parent, problems)
     assert [p.rule for p in problems] == ["archive"] and "not opened" in problems[0].message
+
+
+@pytest.mark.parametrize("layout", ["v1 v2 report", "folder and its zip", "two parts",
+                                    "one inner zip"])
+def test_one_students_zip_of_versions_parts_or_a_zip_stays_one_submission(tmp_path, layout):
+    mine = tmp_path / "mine"
+    if layout == "v1 v2 report":
+        _write(mine / "v1" / "game_of_nim.py")
+        _write(mine / "v2" / "game_of_nim.py")
+        _write(mine / "report" / "r.pdf", "%PDF")
+    elif layout == "folder and its zip":
+        _write(mine / "A2" / "game_of_nim.py")
+        shutil.make_archive(str(mine / "A2"), "zip", mine / "A2")
+    else:
+        for part in ("part1", "part2") if layout == "two parts" else ("A2",):
+            _write(tmp_path / part / "game_of_nim.py")
+            shutil.make_archive(str(mine / part), "zip", tmp_path / part)
+    archive = Path(shutil.make_archive(str(tmp_path / "janedoe"), "zip", mine))
+    assert [f.id for f in ingest(archive, tmp_path / "stage").found] == ["janedoe"]
 
 
 def test_a_students_own_zip_stays_one_submission(tmp_path):
@@ -575,12 +595,16 @@ def test_an_extension_finds_its_student_by_any_id_the_roster_gives(tmp_path, key
 
 def test_a_zip_of_student_zips_and_an_export_zipped_again_are_read(tmp_path):
     folder = tmp_path / "class"
-    for name in ("alice", "bob"):
+    for name in ("alice", "bob", "carol"):
         _write(tmp_path / name / "game_of_nim.py")
+        if name == "alice":  # a student's zip over the 2 MB a file may be
+            (tmp_path / name / "video.bin").write_bytes(os.urandom(3 * 1024 * 1024))
         shutil.make_archive(str(folder / name), "zip", tmp_path / name)
     zips = Path(shutil.make_archive(str(tmp_path / "class-of-zips"), "zip", folder))
     intake = ingest(zips, tmp_path / "stage")
-    assert sorted(f.id for f in intake.found) == ["alice", "bob"]
+    assert sorted(f.id for f in intake.found) == ["alice", "bob", "carol"]
+    [alice] = [f for f in intake.found if f.id == "alice"]
+    assert "game_of_nim.py" in read_files(alice.source, [])
     assert any("one archive or folder per student" in note for note in intake.notes)
     (tmp_path / "again").mkdir()
     (tmp_path / "other").mkdir()

@@ -105,7 +105,8 @@ def find_program(raw: Mapping[str, bytes], exclude: Iterable[str]) -> tuple[str 
 class _Source:
     argv: str  # "main-block": its main block reads sys.argv; "yes": elsewhere; "": never
     runs: bool  # a main block, or a call at the top: it does something when run
-    imports: frozenset[str]  # top-level names of the modules it imports
+    imports: frozenset[str]  # the dotted names of the modules it imports
+    guarded: bool = False  # it has an `if __name__ == "__main__":` block
 
 
 def _read(data: bytes) -> _Source:
@@ -116,33 +117,66 @@ def _read(data: bytes) -> _Source:
     blocks = [node for node in tree.body if is_main_guard(node)]
     argv = "main-block" if any(map(_mentions_argv, blocks)) else (
         "yes" if _mentions_argv(tree) else "")
-    calls = any(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                for node in tree.body)
-    imports = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-               for alias in node.names}
-    imports |= {node.module.split(".")[0] for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and node.module and not node.level}
-    return _Source(argv, bool(blocks) or calls, frozenset(imports))
+    calls = any(_runs_something(node, tree) for node in tree.body)
+    imports: set[str] = set()
+    for node in ast.walk(tree):  # each module named, and what `from X import Y` may name
+        if isinstance(node, ast.Import):
+            imports |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imports |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    return _Source(argv, bool(blocks) or calls, frozenset(imports), bool(blocks))
+
+
+def _runs_something(node: ast.stmt, tree: ast.Module) -> bool:
+    """Whether a top-level statement does something when the file runs: a call, a call in
+    an ``if`` or a loop, or a result of one of the file's own functions (``r = main()``)."""
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        return True
+    if isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.Try):
+        return any(isinstance(inner, ast.Call) for inner in ast.walk(node))
+    if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+        own = {d.name for d in tree.body if isinstance(d, ast.FunctionDef)}
+        return isinstance(node.value.func, ast.Name) and node.value.func.id in own
+    return False
 
 
 def _runner_of(reader: str, read: Mapping[str, _Source]) -> str:
     """The file that runs ``reader``: itself when it does something when run, else the
-    nearest file that imports it (up a chain of imports) and runs, never a test file."""
-    current, seen = reader, {reader}
-    while not read[current].runs:
-        module = PurePosixPath(current).stem
-        importers = [p for p in read if p not in seen and module in read[p].imports
-                     and not _is_test(p)]
-        if not importers:
-            return reader
-        current = min(importers, key=lambda p: (not read[p].runs, len(PurePosixPath(p).parts), p))
-        seen.add(current)
-    return current
+    nearest file that imports it (up chains of imports) and runs, never a test file."""
+    frontier, seen = [reader], {reader}
+    while frontier:
+        runners = [path for path in frontier if read[path].runs]
+        if runners:
+            return min(runners, key=lambda path: _rank(path, read))
+        above = []
+        for current in frontier:
+            names = _module_names(current)
+            above += [path for path in read if path not in seen and not _is_test(path)
+                      and names & read[path].imports]
+            seen.update(above)
+        frontier = above
+    return reader
+
+
+def _rank(path: str, read: Mapping[str, _Source]) -> tuple[bool, bool, bool, int, str]:
+    """Of files that run, the program first: imported by none of the others, with a main
+    block, named main.py, the shallowest."""
+    imported = any(_module_names(path) & other.imports for other in read.values())
+    pure = PurePosixPath(path)
+    return (imported, not read[path].guarded, pure.name.lower() not in PROGRAM_NAMES,
+            len(pure.parts), path)
+
+
+def _module_names(path: str) -> set[str]:
+    """The names ``path`` may be imported by: ``pkg/helper.py`` is ``helper`` or
+    ``pkg.helper``."""
+    parts = PurePosixPath(path).with_suffix("").parts
+    return {".".join(parts[i:]) for i in range(len(parts))}
 
 
 def _is_test(path: str) -> bool:
     name = PurePosixPath(path).stem.lower()
-    return name.startswith("test") or name.endswith("_test")
+    return name.startswith("test") or name.endswith(("_test", "_tests", "tests"))
 
 
 def reads_argv(data: bytes) -> bool:

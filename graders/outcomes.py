@@ -227,7 +227,7 @@ def team_copy(team_result: SubmissionResult, person: Person, name: str, kind: st
     # No layout of the team's row: a member's id from the teams file is no LMS's own id, so an
     # LMS export takes this row only by the roster's (without one it refuses, naming it). A
     # member of a group the export itself names is that LMS's own id.
-    group = team_result.lms.get("group")
+    group = team_result.lms.get("group_layout")
     if group:
         result.lms["layout"] = group
     result.lms.update({"team": team, "graded_with": team_result.student})

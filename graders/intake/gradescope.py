@@ -9,6 +9,7 @@ metadata does not name is graded under its folder name, and the report says so.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 from pathlib import Path
@@ -83,7 +84,7 @@ class Gradescope(Layout):
                       submitted_at=when,
                       lms={"submission": path.name.removeprefix("submission_"),
                            "members": ";".join(sids), "emails": ";".join(emails),
-                           "names": ";".join(names)})
+                           "names": json.dumps(names, ensure_ascii=False)})
         if created and when is None:
             found.notes.append(f"the time `{created}` in `{METADATA}` could not be read")
         return found

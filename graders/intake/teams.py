@@ -13,6 +13,7 @@ naming the line; without one, such a member gets a row under the name given.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,11 +103,15 @@ def group_copies(found: list[Found], missing: list[Person],
         sids = item.lms.get("members", "").split(";")
         if len(sids) < 2 or item.lms.get("team"):
             continue
-        names = item.lms.get("names", "").split(";")
+        names = json.loads(item.lms.get("names") or "[]")
         emails = item.lms.get("emails", "").split(";")
         label = f"group {item.lms.get('submission') or item.lms_id}"
         members = []
         for index, sid in enumerate(sids[1:], start=1):
+            if sid in copied and sid not in own:
+                item.notes.append(f"{_at(names, index) or sid} is a submitter of another "
+                                  "group submission too, whose mark they were given: say "
+                                  "which counts")
             if not sid or sid in own or sid in copied:
                 continue
             person = next((p for p in missing if sid in _person_keys(p)), None)
@@ -117,7 +122,7 @@ def group_copies(found: list[Found], missing: list[Person],
             members.append(person)
             copied.add(sid)
         if members:
-            item.lms["team"], item.lms["group"] = label, item.lms.get("layout", "")
+            item.lms["team"], item.lms["group_layout"] = label, item.lms.get("layout", "")
             shown = ", ".join(p.display_name or p.lms_id for p in members)
             item.notes.append(f"a group submission: also the mark of {shown}, named "
                               "beside this student as its submitters")

@@ -8,9 +8,10 @@ The pack says, in ``assignment.toml``::
     files = ["game.py", "strategy.py"]
 
 ``config`` is the (locked) config file python_ta reads; ``files`` are the handed-in files whose
-style is assessed: each must be handed in and changed from the starter, and the student's
-helper modules are assessed too. A file that does not parse is one kind of message
-(python_ta's own E0001), not the loss of every file.
+style is assessed where the student handed them in and changed them from the starter, with the
+student's helper modules; the criterion fails for want of work only when none of them is
+theirs. A file that does not parse is one kind of message (python_ta's own E0001), not the
+loss of every file.
 
 One sandboxed python_ta run per grading session checks every student's assessed files, each
 in a folder of their own (a student that run did not finish gets a run of their own); the

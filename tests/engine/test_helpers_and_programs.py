@@ -152,6 +152,25 @@ def test_a_helper_reading_argv_gives_way_to_the_file_that_imports_and_runs_it():
     # a test file of the student's is never the program; with no runner the reader stays
     tests = b"import unittest, helper\nunittest.main()\n"
     assert find_program({"helper.py": helper, "test_helper.py": tests}, []) == ("helper.py", [])
+    # of the files that run it, the program: not another's import, a main block; any
+    # test-like name is skipped; a chain through a file that leads nowhere is no dead end
+    checks = b"import helper\nprint(helper.args())\n"
+    assert find_program({"helper.py": helper, "run.py": program, "checks.py": checks,
+                         "helper_tests.py": checks}, []) == ("run.py", [])
+    plays = b"import helper\ndef play():\n    return helper.args()\n"
+    assert find_program({"helper.py": helper, "a.py": plays, "b.py": plays,
+                         "go.py": b"import b\nif __name__ == '__main__':\n    print(b.play())\n"},
+                        []) == ("go.py", [])
+    # a helper in a package, imported by its dotted name
+    assert find_program({"pkg/helper.py": helper, "pkg/__init__.py": b"",
+                         "run.py": program.replace(b"from helper", b"from pkg.helper")},
+                        []) == ("run.py", [])
+    # a script that runs through an `if`, or keeps a result of its own main(), is a program
+    script = b"import sys\nn = int(sys.argv[1])\nif n > 0:\n    print(n)\n"
+    kept = b"import sys\ndef main(a):\n    print(a)\nresult = main(sys.argv)\n"
+    for own in (script, kept):
+        assert find_program({"pnt.py": own, "demo.py": b"import pnt\nprint(1)\n"}, []) == (
+            "pnt.py", [])
     # a reader that runs on its own is a program, whoever imports it
     runs = b"import sys\nif __name__ == '__main__':\n    print(sys.argv)\n"
     assert find_program({"prog.py": runs, "test_prog.py": b"import prog\nprog.x()\n",

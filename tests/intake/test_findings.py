@@ -631,8 +631,9 @@ def test_each_member_of_a_gradescope_group_gets_the_groups_mark_under_their_own_
     assert [(p.lms_id, p.display_name, p.email, team) for p, team in settled.team] == [
         ("5004", "Wei Lee", "wl@example.edu", "group 7")]
     [group] = [f for f in settled.found if f.lms_id == "5003"]
+    assert (group.lms["team"], group.lms["group_layout"]) == ("group 7", "gradescope")
     graded = SubmissionResult.from_dict(_result(group.id, 85, "5003", layout="gradescope",
-                                                 team="group 7", group="gradescope"))
+                                                 team="group 7", group_layout="gradescope"))
     row = team_copy(graded, settled.team[0][0], "Wei Lee (5004)", "", "group 7")
     assert (row.student, row.lms_id, row.total, row.lms["layout"]) == (
         "Wei Lee (5004)", "5004", 85, "gradescope")

@@ -236,13 +236,16 @@ def field_ok(result: CaseRun, name: str) -> bool:
 
 def _from_own_counts(result: CaseRun) -> bool:
     """Whether the printed branching factor is the handout's formula on the counts the
-    program printed, where it expanded some node (a program that printed no counts, or
-    expanded nothing, gets nothing from them)."""
-    got = result.got.values
+    program printed, where those counts are a search's (the root expanded, a node evaluated)
+    and the search found the right move or value: counts made up, or no search at all, get
+    nothing from them."""
+    got, want = result.got.values, result.expected.values
     visited, evaluated, printed = got["visited"], got["evaluated"], got["branching"]
-    if not isinstance(visited, int) or not isinstance(evaluated, int) or visited <= evaluated:
+    if not isinstance(visited, int) or not isinstance(evaluated, int) or printed is None:
         return False
-    return printed is not None and branching_matches(float(printed), visited, evaluated)
+    searched = visited > evaluated >= 1 and (got["move"] == want["move"]
+                                            or got["value"] == want["value"])
+    return searched and branching_matches(float(printed), visited, evaluated)
 
 
 def check_field(result: CaseRun, name: str, why: str = "") -> None:

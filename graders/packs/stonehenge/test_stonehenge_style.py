@@ -7,9 +7,11 @@ many lines carry it; kinds python_ta gained after the course are listed, never c
 (``free_kinds``). A message on a line of the starter's text, or one the unchanged starter file
 gets too, is not the student's.
 
-No vacuous credit: style is marked only on work that does something. The two files must be
-handed in and changed from the starter, and the game or a minimax strategy must work on a
-small case; otherwise the test fails without kinds and the criterion is forfeited.
+No vacuous credit: style is marked only on work that does something. Some work of the
+student's must be there (one of the two files changed from the starter, or a module of their
+own, where the game lives when it is wired in under another name), and the game or a minimax
+strategy must work on a small case; otherwise the test fails without kinds and the criterion
+is forfeited.
 """
 
 from __future__ import annotations

@@ -75,6 +75,8 @@ class _Game:
                  "winner": _kit.snapshot(_WINNERS, self.state, convert=_kit.scalar)}
         if with_moves:
             facts.update(moves=sorted([r, c] for r, c in self.found), odd_moves=self.odd)
+        else:  # whether play goes on: a game that never ends is more than an `over` slip
+            facts["offers_moves"] = bool(self.found)
         return facts
 
     def squares(self, state):

@@ -62,6 +62,13 @@ def test_a_counting_slip_is_not_charged_again_by_the_branching_factor():
     assert not field_ok(graded(flat), "branching")
     bare = "Move: 5\nValue: -1.0\nAvg Effective Branching Factor: 2.0\n"
     assert not field_ok(graded(bare), "branching")
+    nothing = EXPECTED.replace("Visited: 10", "Visited: 1").replace("Evaluated: 6",
+                                                                     "Evaluated: 0")
+    assert not field_ok(graded(nothing.replace("2.2", "0.0")), "branching")
+    made_up = EXPECTED.replace("Visited: 10", "Visited: 1000").replace("Evaluated: 6",
+                                                                        "Evaluated: 1")
+    wrong_search = made_up.replace("Move: 5", "Move: 3").replace("-1.0", "1.0")
+    assert not field_ok(graded(wrong_search.replace("2.2", "1.0")), "branching")
 
 
 def test_wrong_count_names_field_and_shows_every_row():

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from graders.packs.tippy import checks
+from graders.testing import Mismatch
+
 
 @pytest.fixture(scope="module")
 def results(sample_results):
@@ -108,3 +111,20 @@ def test_over_alone_out_of_step_is_one_slip_charged_once_across_four_tests(resul
     [tie] = [t for t in results["no_tie"].tests if t.name == "test_state_tie_on_a_full_board"
              and t.case == "3"]
     assert "(no move)" not in tie.message and "X(" in tie.message
+
+
+def test_a_game_that_plays_on_after_a_tippy_is_not_the_over_slip():
+    """`over` never set and moves still offered after a win: the game does not end, which
+    is more than one slip; no failure names the over-flag cause."""
+    won = {"over": True, "winner": {"p1": True, "p2": False}}
+    seen = {"over": False, "winner": {"p1": True, "p2": False}}
+    with pytest.raises(Mismatch) as ended:
+        checks._equal(seen, won, "w", checks._over_alone([(seen, won)], [False]))
+    assert ended.value.causes == checks.OVER_FLAG
+    with pytest.raises(Mismatch) as goes_on:
+        checks._equal(seen, won, "w", checks._over_alone([(seen, won)], [True]))
+    assert goes_on.value.causes == {}
+    final = {"over": False, "moves": [[2, 2]]}
+    with pytest.raises(Mismatch) as never:
+        checks.expect_no_move_after(3, [[0, 0]], final, [])
+    assert never.value.causes == {}

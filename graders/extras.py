@@ -117,7 +117,8 @@ def _read(data: bytes) -> _Source:
     blocks = [node for node in tree.body if is_main_guard(node)]
     argv = "main-block" if any(map(_mentions_argv, blocks)) else (
         "yes" if _mentions_argv(tree) else "")
-    calls = any(_runs_something(node, tree) for node in tree.body)
+    own = {d.name for d in tree.body if isinstance(d, ast.FunctionDef)}
+    calls = any(_runs_something(node, own) for node in tree.body)
     imports: set[str] = set()
     for node in ast.walk(tree):  # each module named, and what `from X import Y` may name
         if isinstance(node, ast.Import):
@@ -127,15 +128,15 @@ def _read(data: bytes) -> _Source:
     return _Source(argv, bool(blocks) or calls, frozenset(imports), bool(blocks))
 
 
-def _runs_something(node: ast.stmt, tree: ast.Module) -> bool:
+def _runs_something(node: ast.stmt, own: set[str]) -> bool:
     """Whether a top-level statement does something when the file runs: a call, a call in
-    an ``if`` or a loop, or a result of one of the file's own functions (``r = main()``)."""
+    an ``if`` or a loop, or a result of one of the file's own functions (``own``: their
+    names; ``r = main()``)."""
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         return True
     if isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.Try):
         return any(isinstance(inner, ast.Call) for inner in ast.walk(node))
     if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-        own = {d.name for d in tree.body if isinstance(d, ast.FunctionDef)}
         return isinstance(node.value.func, ast.Name) and node.value.func.id in own
     return False
 

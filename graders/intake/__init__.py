@@ -105,13 +105,7 @@ def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
     three at least and two thirds of them hold code, two of those a file of one name (one
     student's ``v1/``, ``v2/`` and ``report/`` stay one hand-in). With no folder, three
     archives or more are a class of student archives."""
-    root, notes = unpacked, list[str]()
-    for _ in range(3):
-        inside = entries(root)
-        if len(inside) == 1 and inside[0].is_dir():
-            root = inside[0]
-            continue
-        break
+    root, notes = _inside_wrappers(unpacked), list[str]()
     inside = entries(root)
     folders = [p for p in inside if p.is_dir()]
     archives = [p for p in inside if p.is_file() and archive_stem(p.name) is not None]
@@ -134,11 +128,19 @@ def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
 CLASS_OF_ARCHIVES = 3  # fewer archives in a zip are one student's parts (part1.zip, part2.zip)
 
 
+def _inside_wrappers(folder: Path) -> Path:
+    """``folder``, or the folder inside lone wrapper folders (three deep at most)."""
+    for _ in range(3):
+        inside = entries(folder)
+        if len(inside) != 1 or not inside[0].is_dir():
+            break
+        folder = inside[0]
+    return folder
+
+
 def _lone_zip(unpacked: Path) -> Path | None:
     """The one zip an unpacked zip holds and nothing else, in lone wrapper folders or not."""
-    inside = entries(unpacked)
-    while len(inside) == 1 and inside[0].is_dir():
-        inside = entries(inside[0])
+    inside = entries(_inside_wrappers(unpacked))
     if len(inside) == 1 and inside[0].is_file() and inside[0].suffix.lower() == ".zip":
         return inside[0]
     return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graders.errors import StudentError
+from graders.errors import StudentError, StudentFault
 from graders.packs.stonehenge import oracle
 from graders.solver import SUBTRACT_SQUARE
 from graders.testing import Mismatch, expect_equal, expect_text
@@ -18,10 +18,21 @@ SCORES = {1: "a win", 0: "a tie", -1: "a loss"}
 STRATEGIES = {"mr": "recursive", "mi": "iterative"}
 # Snapshot fields compared as values: how the failure names them, and the oracle's answer.
 EXACT = {
-    "player": ("get_current_player_name()", lambda pos: pos.player),
-    "over": ("is_over(state)", lambda pos: bool(oracle.winner(pos))),
+    "player": ("get_current_player_name()", lambda view: view["player"]),
+    "over": ("is_over(state)", lambda view: bool(view["winner"])),
     "winners": ("is_winner('p1') / is_winner('p2')",
-                lambda pos: {player: oracle.winner(pos) == player for player in ("p1", "p2")}),
+                lambda view: {player: view["winner"] == player for player in ("p1", "p2")}),
+}
+SHOWN = ["board", "over", "winners"]  # what shows which rules a game follows
+
+# The capture rule's known slips (oracle.SLIPS): a game that follows one throughout is charged
+# for it once, by the rules criterion, and not again by every board, ending and winner that
+# the slip changes (each test that shows it names it as its cause).
+SLIP_WORDS = {
+    "capture-more-than-half": "your game captures a ley-line only with MORE than half of its "
+                              "cells (the handout: at least half)",
+    "line-changes-hands": "your game lets a captured ley-line change hands (the handout: once "
+                          "claimed, it cannot be taken by the other player)",
 }
 
 
@@ -72,30 +83,93 @@ def field(snapshot: dict[str, Any], name: str, where: str) -> Any:
 def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str,
                  names: list[str]) -> None:
     """Play ``moves`` with the driver's ``trace`` and check the fields ``names`` of every
-    snapshot against the oracle."""
+    snapshot against the oracle. Where they differ because the game follows one of the capture
+    rule's known slips throughout (up to and past the first difference), the failure names
+    that slip as its cause."""
     moves = list(moves)
     snaps = worker.call("trace", side, p1_starts, moves, names)
-    for count, (snap, pos) in enumerate(zip(snaps, oracle.trace(side, p1_starts, moves),
-                                            strict=False)):
+    seen = all_views(side, p1_starts, moves)
+    wrong = _wrong_at(snaps, seen[None], side, p1_starts, moves, names)
+    if wrong is None:
+        return
+    at, failure = wrong
+    # The student's own boards, endings and winners must show the slip: a field that cannot
+    # tell the rules apart (rough_outcome before the end) is no evidence of one.
+    cause = slip_followed(worker, side, p1_starts, moves, seen)
+    if cause is not None and len(seen[cause]) > at and \
+            _follows(snaps, seen[cause], side, p1_starts, moves, names):
+        raise slip(failure, cause)
+    raise failure
+
+
+def all_views(side: int, p1_starts: bool, moves: list[str]) -> dict[str | None, list[dict]]:
+    """The oracle's views of ``moves`` under the handout's rules (key None) and under each
+    known slip: asked on every case, whatever the student answers (see ``oracle.views``)."""
+    return {slip: oracle.views(side, p1_starts, moves, slip) for slip in (None, *SLIP_WORDS)}
+
+
+def _follows(snaps: list[dict[str, Any]], views: list[dict[str, Any]], side: int,
+             p1_starts: bool, moves: list[str], names: list[str]) -> bool:
+    """Whether every snapshot the slip's game reaches agrees with it."""
+    try:
+        return _wrong_at(snaps, views, side, p1_starts, moves, names) is None
+    except StudentFault:
+        return False
+
+
+def _wrong_at(snaps: list[dict[str, Any]], views: list[dict[str, Any]], side: int,
+              p1_starts: bool, moves: list[str], names: list[str]
+              ) -> tuple[int, AssertionError] | None:
+    """The first snapshot whose fields ``names`` differ from the oracle's ``views`` and why,
+    or None. A field the student's code failed to give raises (not a difference of rules)."""
+    for count, (snap, view) in enumerate(zip(snaps, views, strict=False)):
         where = position_text(side, p1_starts, moves[:count])
         for name in names:
             value = field(snap, name, where)
-            if name == "board":
-                expect_board(value, pos, where)
-            elif name == "moves":
-                expect_moves(value, pos, where)
-            elif name == "rough":
-                expect_rough(value, pos, where)
-            else:
-                words, answer = EXACT[name]
-                expect_equal(value, answer(pos), what=f"{words}, {where}", numbers_loosely=True)
+            try:
+                if name == "board":
+                    expect_board(value, view["board"], where)
+                elif name == "moves":
+                    expect_moves(value, view, where)
+                elif name == "rough":
+                    expect_rough(value, view, where)
+                else:
+                    words, answer = EXACT[name]
+                    expect_equal(value, answer(view), what=f"{words}, {where}",
+                                 numbers_loosely=True)
+            except StudentFault:
+                raise
+            except AssertionError as failure:
+                return count, failure
+    return None
 
 
-def expect_board(actual: Any, pos: oracle.Position, where: str) -> None:
-    """Compare a board token-wise (markers, cells and their order; not spacing or art)."""
+def slip(failure: AssertionError, cause: str) -> Mismatch:
+    """``failure`` as a difference that the capture-rule slip ``cause`` explains."""
+    message = getattr(failure, "message", None) or str(failure)
+    return Mismatch(f"{message}\n(This follows from one slip: {SLIP_WORDS[cause]}.)",
+                    dict(getattr(failure, "details", {}) or {}), {cause: SLIP_WORDS[cause]})
+
+
+def slip_followed(worker: Any, side: int, p1_starts: bool, moves: list[str],
+                  seen: dict[str | None, list[dict]]) -> str | None:
+    """The capture-rule slip whose game the student's follows through ``moves`` (boards,
+    endings and winners), where it differs from the handout's; else None. ``seen``: the
+    oracle's views (:func:`all_views`)."""
+    snaps = worker.call("trace", side, p1_starts, moves, SHOWN)
+    for cause in SLIP_WORDS:
+        views = seen[cause]  # as far as the slip's game goes (a line changing hands may end it)
+        if views != seen[None][:len(views)] and len(snaps) >= len(views) \
+                and _follows(snaps, views, side, p1_starts, moves, SHOWN):
+            return cause
+    return None
+
+
+def expect_board(actual: Any, expected: str, where: str) -> None:
+    """Compare a board token-wise (markers, cells and their order; not spacing or art) with
+    the one the handout draws (``expected``)."""
     if not isinstance(actual, str):
         raise AssertionError(f"{where}: str(state) gave {actual!r}, not a board")
-    expected = oracle.render(pos)
     try:
         expect_text(board_lines(actual), board_lines(expected), mode="rstrip",
                     what=f"board, {where} (markers and cells, token by token)")
@@ -105,9 +179,10 @@ def expect_board(actual: Any, pos: oracle.Position, where: str) -> None:
         raise
 
 
-def expect_moves(actual: Any, pos: oracle.Position, where: str) -> None:
-    """Compare get_possible_moves() as a sorted list of str, saying what went wrong."""
-    want, winner = sorted(oracle.moves(pos)), oracle.winner(pos)
+def expect_moves(actual: Any, view: dict[str, Any], where: str) -> None:
+    """Compare get_possible_moves() as a sorted list of str with the oracle's ``view``,
+    saying what went wrong."""
+    want, winner = sorted(view["moves"]), view["winner"]
     got = sorted(actual) if isinstance(actual, list) else actual
     if winner and got:
         raise AssertionError(f"{where}: the game is over ({winner} holds at least half of the "
@@ -118,7 +193,7 @@ def expect_moves(actual: Any, pos: oracle.Position, where: str) -> None:
     expect_equal(got, want, what=f"get_possible_moves() (sorted), {where}")
 
 
-def expect_rough(actual: Any, pos: oracle.Position, where: str) -> None:
+def expect_rough(actual: Any, view: dict[str, Any], where: str) -> None:
     """rough_outcome() is an estimate: only what the spec pins is checked (a number in
     [LOSE, WIN], and LOSE once the player to move has lost). Never the instructor's estimate."""
     if not isinstance(actual, int | float) or isinstance(actual, bool) or actual != actual:
@@ -127,28 +202,41 @@ def expect_rough(actual: Any, pos: oracle.Position, where: str) -> None:
     if not oracle.LOSE <= actual <= oracle.WIN:
         raise AssertionError(f"{where}: rough_outcome() returned {actual}, outside [LOSE, WIN] "
                              "= [-1, 1]")
-    decided = oracle.winner(pos)
+    decided = view["winner"]
     if decided and actual != oracle.LOSE:
         raise AssertionError(
             f"{where}: the game is over ({decided} holds at least half of the ley-lines), so "
-            f"{pos.player}, the player to move, has lost: rough_outcome() must be LOSE (-1) "
+            f"{view['player']}, the player to move, has lost: rough_outcome() must be LOSE (-1) "
             f"here, not {actual}")
 
 
 def expect_marker(student: Any, side: int, p1_starts: bool, moves: str, line: str,
                   rule: str) -> None:
-    """The marker of ley-line ``line`` after ``moves`` is the oracle's (``rule`` says why)."""
+    """The marker of ley-line ``line`` after ``moves`` is the oracle's (``rule`` says why);
+    where it is what a known slip of the capture rule gives, the failure names the slip."""
     where = position_text(side, p1_starts, moves)
     board = field(student.call("trace", side, p1_starts, list(moves), ["board"])[-1], "board",
                   where)
-    want = oracle.render(oracle.replay(side, p1_starts, moves))
-    row, column = marker_place(side, line)
-    got_rows = oracle.tokens(str(board))
-    got = got_rows[row][column] if row < len(got_rows) and column < len(got_rows[row]) else None
-    wanted = oracle.tokens(want)[row][column]
-    assert got == wanted, (
+    boards = {slip: views[-1]["board"] for slip, views in
+              all_views(side, p1_starts, list(moves)).items()}
+    want = boards.pop(None)
+    got, wanted = _marker(str(board), side, line), _marker(want, side, line)
+    if got == wanted:
+        return
+    failure = AssertionError(
         f"{where}: {rule}, so the marker of ley-line {line} must be {wanted!r}; your board "
         f"shows {got!r} there.\nexpected board:\n{want}\nyour board:\n{board}")
+    for cause, slipped in boards.items():  # the whole board is the slip's, not one marker
+        if cause is not None and board_lines(str(board)) == board_lines(slipped):
+            raise slip(failure, cause)
+    raise failure
+
+
+def _marker(board: str, side: int, line: str) -> str | None:
+    """The token where the handout's layout puts ley-line ``line``'s marker, if any."""
+    row, column = marker_place(side, line)
+    rows = oracle.tokens(board)
+    return rows[row][column] if row < len(rows) and column < len(rows[row]) else None
 
 
 def expect_cells(board: Any, side: int, moves: str, what: str) -> None:
@@ -183,6 +271,18 @@ def expect_best_move(got: dict[str, Any], position: dict[str, Any], says: str = 
     side, p1_starts, moves = position["side"], position["p1_starts"], list(position["moves"])
     best = oracle.best_moves(oracle.replay(side, p1_starts, moves))
     assert got["move"] in best, says.format(explain_choice(side, p1_starts, moves, got["move"]))
+
+
+def expect_slip_best_move(worker: Any, got: dict[str, Any], position: dict[str, Any],
+                          failure: AssertionError) -> None:
+    """The instructor's minimax chose ``got`` on the student's game where the handout's game
+    has better: if that game follows a capture-rule slip to ``position`` and the move is
+    optimal under the slip, fail naming the slip; else with ``failure``."""
+    side, p1_starts, moves = position["side"], position["p1_starts"], list(position["moves"])
+    cause = slip_followed(worker, side, p1_starts, moves, all_views(side, p1_starts, moves))
+    if cause is not None and got["move"] in oracle.slip_best_moves(side, p1_starts, moves, cause):
+        raise slip(failure, cause) from None
+    raise failure
 
 
 def expect_subtract_square(worker: Any, key: str, totals: list[int], mixed: bool = False) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
+from typing import Any
 
 from graders.solver import DRAW, LOSE, WIN, Negamax
 
@@ -107,8 +108,25 @@ def moves(pos: Position) -> list[str]:
     ]
 
 
-def play(pos: Position, letter: str) -> Position:
-    """The position after the player to move claims the cell ``letter``."""
+@dataclass(frozen=True)
+class Rules:
+    """How ley-lines are captured: the handout's rule, or one of the known slips of it that a
+    student's game may follow throughout (its boards, endings and winners then follow too)."""
+
+    more_than_half: bool = False  # a line needs MORE than half of its cells
+    lines_change_hands: bool = False  # a captured line goes to whoever reaches half of it next
+
+
+HANDOUT = Rules()
+# The capture rule's known slips, by the cause a test names when a game follows one.
+SLIPS = {
+    "capture-more-than-half": Rules(more_than_half=True),
+    "line-changes-hands": Rules(lines_change_hands=True),
+}
+
+
+def play(pos: Position, letter: str, rules: Rules = HANDOUT) -> Position:
+    """The position after the player to move claims the cell ``letter`` (under ``rules``)."""
     geo = geometry(pos.side)
     index = geo.letters.find(letter) if len(letter) == 1 else -1
     if index < 0 or (pos.p1_cells | pos.p2_cells) >> index & 1 or winner(pos):
@@ -117,24 +135,54 @@ def play(pos: Position, letter: str) -> Position:
     claimed = pos.p1_lines | pos.p2_lines
     captured = 0
     for bit, members, length in geo.through[index]:
-        if not claimed & bit and 2 * (mine & members).bit_count() >= length:
+        held = 2 * (mine & members).bit_count()
+        enough = held > length if rules.more_than_half else held >= length
+        if enough and (rules.lines_change_hands or not claimed & bit):
             captured |= bit
     if pos.p1_turn:
-        return Position(pos.side, False, mine, pos.p2_cells, pos.p1_lines | captured, pos.p2_lines)
-    return Position(pos.side, True, pos.p1_cells, mine, pos.p1_lines, pos.p2_lines | captured)
+        return Position(pos.side, False, mine, pos.p2_cells, pos.p1_lines | captured,
+                        pos.p2_lines & ~captured)
+    return Position(pos.side, True, pos.p1_cells, mine, pos.p1_lines & ~captured,
+                    pos.p2_lines | captured)
 
 
-def replay(side: int, p1_starts: bool, sequence: list[str] | str) -> Position:
+def replay(side: int, p1_starts: bool, sequence: list[str] | str,
+           rules: Rules = HANDOUT) -> Position:
     """The position reached from the empty board by playing ``sequence`` (letters)."""
-    return trace(side, p1_starts, sequence)[-1]
+    return trace(side, p1_starts, sequence, rules)[-1]
 
 
-def trace(side: int, p1_starts: bool, sequence: list[str] | str) -> list[Position]:
-    """The start position and the position after each move of ``sequence``."""
+def trace(side: int, p1_starts: bool, sequence: list[str] | str,
+          rules: Rules = HANDOUT) -> list[Position]:
+    """The start position and the position after each move of ``sequence``; under a slip's
+    ``rules``, only as far as its game lets them be played (it may end sooner)."""
     positions = [start(side, p1_starts)]
     for letter in sequence:
-        positions.append(play(positions[-1], letter))
+        try:
+            positions.append(play(positions[-1], letter, rules))
+        except ValueError:
+            if rules == HANDOUT:
+                raise
+            break
     return positions
+
+
+def views(side: int, p1_starts: bool, sequence: list[str] | str,
+          slip: str | None = None) -> list[dict[str, Any]]:
+    """What the game shows at the start and after each move of ``sequence``, as plain data
+    (the board as the handout draws it, the player to move, the legal moves, the winner or
+    ''): under the handout's rules, or under a known ``slip`` of them (``SLIPS``) as far as
+    its game goes. The tests ask for each slip's views on every case, so that the pre-check,
+    which knows only the answers recorded on the reference's run, has them too."""
+    rules = SLIPS[slip] if slip else HANDOUT
+    return [{"board": render(pos), "player": pos.player, "moves": moves(pos),
+             "winner": winner(pos)} for pos in trace(side, p1_starts, sequence, rules)]
+
+
+def slip_best_moves(side: int, p1_starts: bool, sequence: list[str] | str,
+                    slip: str) -> list[str]:
+    """Every optimal move after ``sequence`` in the game of a known slip of the rules."""
+    return SLIP_SOLVERS[slip].best_moves(replay(side, p1_starts, sequence, SLIPS[slip]))
 
 
 def _mark(p1: int, p2: int, index: int, free: str) -> str:
@@ -193,7 +241,15 @@ def _mover_view(pos: Position) -> tuple[int, int, int, int, int]:
     return pos.side, pos.p2_cells, pos.p1_cells, pos.p2_lines, pos.p1_lines
 
 
+def _play_under(rules: Rules, pos: Position, letter: str) -> Position:
+    return play(pos, letter, rules)
+
+
 SOLVER = Negamax(moves, play, _outcome, _mover_view)
+# The same search over a slip's rules: what the instructor's minimax finds on a game that
+# follows it.
+SLIP_SOLVERS = {cause: Negamax(moves, partial(_play_under, rules), _outcome,
+                               _mover_view) for cause, rules in SLIPS.items()}
 # What the player to move can guarantee (WIN or LOSE: Stonehenge has no draws), what each move
 # guarantees, every optimal move, and how many states a plain minimax visits (the cost a
 # student's code pays).

@@ -56,6 +56,37 @@ def test_at_least_half_captures():
     assert pos.p1_lines >> oracle.geometry(2).line_index("h0") & 1
 
 
+def test_slip_more_than_half_captures_only_past_half():
+    """The capture rule's slip `capture-more-than-half`: exactly half is not enough."""
+    slip = oracle.SLIPS["capture-more-than-half"]
+    h0 = oracle.geometry(2).line_index("h0")
+    assert not oracle.replay(2, True, "A", slip).p1_lines >> h0 & 1
+    assert oracle.replay(2, True, "ACB", slip).p1_lines >> h0 & 1  # both cells of A-B
+    assert oracle.winner(oracle.replay(1, True, "A", slip)) == ""  # side 1 plays on
+    # the same moves under the slip's rules never cost a legal handout move before the end
+    assert len(oracle.trace(2, True, "AGDEF", slip)) == 6
+
+
+def test_slip_lines_change_hands_moves_a_line_to_the_mover():
+    """The slip `line-changes-hands`: p1's F takes h2 from p2 after A G D E F."""
+    slip = oracle.SLIPS["line-changes-hands"]
+    h2 = oracle.geometry(2).line_index("h2")
+    pos = oracle.replay(2, True, "AGDEF", slip)
+    assert pos.p1_lines >> h2 & 1 and not pos.p2_lines >> h2 & 1
+    assert oracle.replay(2, True, "AGDEF") != pos
+
+
+def test_a_slips_game_may_end_before_the_moves_do():
+    """Under a slip a game can be over sooner: its trace stops there, the handout's raises."""
+    slip = oracle.SLIPS["line-changes-hands"]
+    for game in generate.games(seed=148, count=40, sides=(3, 4)):
+        positions = oracle.trace(game["side"], game["p1_starts"], game["moves"], slip)
+        if len(positions) <= len(game["moves"]):
+            assert oracle.winner(positions[-1])
+            return
+    pytest.fail("no generated game ends sooner under line-changes-hands")
+
+
 def test_side_1_first_move_wins():
     for letter in "ABC":
         assert oracle.winner(oracle.replay(1, True, letter)) == "p1"

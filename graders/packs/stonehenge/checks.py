@@ -23,6 +23,8 @@ EXACT = {
     "winners": ("is_winner('p1') / is_winner('p2')",
                 lambda view: {player: view["winner"] == player for player in ("p1", "p2")}),
 }
+# Where each slip shows at once: (side, p1 starts, moves) whose boards differ under it.
+WITNESSES = {"capture-more-than-half": (2, True, "A"), "line-changes-hands": (2, True, "AGDEF")}
 SHOWN = ["board", "over", "winners"]  # what shows which rules a game follows
 
 # The capture rule's known slips (oracle.SLIPS): a game that follows one throughout is charged
@@ -89,7 +91,11 @@ def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str
     moves = list(moves)
     snaps = worker.call("trace", side, p1_starts, moves, names)
     seen = all_views(side, p1_starts, moves)
-    wrong = _wrong_at(snaps, seen[None], side, p1_starts, moves, names)
+    try:
+        wrong = _wrong_at(snaps, seen[None], side, p1_starts, moves, names)
+    except StudentFault as fault:
+        _refused_after_its_end(fault, worker, side, p1_starts, moves, names, snaps, seen)
+        raise
     if wrong is None:
         return
     at, failure = wrong
@@ -100,6 +106,20 @@ def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str
             _follows(snaps, seen[cause], side, p1_starts, moves, names):
         raise slip(failure, cause)
     raise failure
+
+
+def _refused_after_its_end(fault: StudentFault, worker: Any, side: int, p1_starts: bool,
+                           moves: list[str], names: list[str], snaps: list[dict[str, Any]],
+                           seen: dict[str | None, list[dict]]) -> None:
+    """Raise ``fault`` as the slip's when the move that raised comes after the game of a
+    slip the student's game follows was over (a game that ends sooner under its own rule
+    refuses the handout's next move); else return."""
+    if set(snaps[-1]) != {"error"}:  # a field raised, not a move: not a question of rules
+        return
+    cause = slip_followed(worker, side, p1_starts, moves, seen)
+    if cause is not None and len(seen[cause]) < len(snaps) \
+            and _follows(snaps, seen[cause], side, p1_starts, moves, names):
+        raise slip(fault, cause) from None
 
 
 def all_views(side: int, p1_starts: bool, moves: list[str]) -> dict[str | None, list[dict]]:
@@ -280,6 +300,11 @@ def expect_slip_best_move(worker: Any, got: dict[str, Any], position: dict[str, 
     optimal under the slip, fail naming the slip; else with ``failure``."""
     side, p1_starts, moves = position["side"], position["p1_starts"], list(position["moves"])
     cause = slip_followed(worker, side, p1_starts, moves, all_views(side, p1_starts, moves))
+    if cause is None:  # the moves so far cannot show it: does the game show it elsewhere?
+        cause = next((slipped for slipped, (at_side, first, played) in WITNESSES.items()
+                      if slip_followed(worker, at_side, first, list(played),
+                                       all_views(at_side, first, list(played))) == slipped),
+                     None)
     if cause is not None and got["move"] in oracle.slip_best_moves(side, p1_starts, moves, cause):
         raise slip(failure, cause) from None
     raise failure

@@ -247,7 +247,7 @@ def test_a_board_diff_shows_the_boards_as_printed_with_the_differing_token_marke
     expected = oracle.render(pos)
     printed = expected.replace(" - ", "-").replace("1-1-B", "1-2-B")  # other spacing, one slip
     with pytest.raises(Mismatch) as failure:
-        checks.expect_board(printed, pos, "side 2, p1 moves first, after A")
+        checks.expect_board(printed, expected, "side 2, p1 moves first, after A")
     pack = get_pack("stonehenge")
     result = SubmissionResult(
         student="board_student", assignment=pack.id, assignment_title=pack.title,

@@ -74,3 +74,20 @@ def test_an_object_repr_says_what_was_expected(text):
 
     said = plain_words(f"returned {text}", {}, {})
     assert "0x" not in said and "a plain value" in said
+
+
+def test_a_slip_says_where_it_is_charged_once(kit_zip, kit_python, tmp_path):
+    """A stonehenge capture-rule slip fails board tests that list it at 0 points: the pre-check
+    says so and names the criterion that charges it once (the criteria match tests by pattern,
+    `test_board_*`)."""
+    pack = get_pack("stonehenge")
+    game = next(c for c in pack.declaration.criteria if c.id == "game")
+    code, printed, _, verdict = precheck("stonehenge", "ley_line_needs_more_than_half", kit_zip,
+                                         kit_python, tmp_path)
+    assert code == 1 and verdict, printed
+    board = printed.split("FAIL test_board_side_1_first_move [A]", 1)[1].split("\n  FAIL", 1)[0]
+    weight = game.causes["capture-more-than-half"]
+    assert (f'kind of slip: your game captures a ley-line only with MORE than half of its cells '
+            f'(the handout: at least half) (0 points here: charged once under "game", '
+            f'-{weight:g} points)') in board, board
+    assert f"(charged once: -{weight:g} points, however many cases show it)" in printed

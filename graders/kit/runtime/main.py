@@ -12,6 +12,7 @@ import dataclasses
 import json
 import shutil
 import tempfile
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
@@ -189,11 +190,18 @@ def _test_lines(session: KitSession, test, share) -> list[str]:
 
 
 def _slip(test_name: str, kind: str, words: str) -> str:
-    """A kind of slip, with what it costs where the test's criterion charges it once."""
-    for criterion in MANIFEST["declaration"]["criteria"]:
-        weight = criterion.get("causes", {}).get(kind) if test_name in criterion["tests"] else None
-        if weight:
-            return f"{words} (charged once: -{weight:g} points, however many cases show it)"
+    """A kind of slip, with what it costs: once, where the test's criterion charges it, or
+    nothing here where the criterion lists it and another charges it."""
+    criteria = MANIFEST["declaration"]["criteria"]
+    own = [c for c in criteria if any(fnmatchcase(test_name, p) for p in c["tests"])]
+    for criterion in own:
+        if criterion.get("causes", {}).get(kind):
+            return (f"{words} (charged once: -{criterion['causes'][kind]:g} points, however "
+                    "many cases show it)")
+    charged = [c for c in criteria if c.get("causes", {}).get(kind)]
+    if charged and any(kind in c.get("free_kinds", []) for c in own):
+        return (f"{words} (0 points here: charged once under \"{charged[0]['id']}\", "
+                f"-{charged[0]['causes'][kind]:g} points)")
     return words
 
 

@@ -171,7 +171,9 @@ def _wrong_at(snaps: list[dict[str, Any]], views: list[dict[str, Any]], side: in
 def slip(failure: AssertionError, cause: str) -> Mismatch:
     """``failure`` as a difference that the capture-rule slip ``cause`` explains."""
     message = getattr(failure, "message", None) or str(failure)
-    return Mismatch(f"{message}\n(This follows from one slip: {SLIP_WORDS[cause]}.)",
+    # The slip's own words travel as the cause, which the report and the pre-check show once.
+    return Mismatch(f"{message}\n(This follows from one slip of the capture rule, charged once "
+                    "under the rules criterion.)",
                     dict(getattr(failure, "details", {}) or {}), {cause: SLIP_WORDS[cause]})
 
 

@@ -4,6 +4,7 @@ wording of failures in the player's terms."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from graders.errors import StudentError, StudentFault
@@ -23,8 +24,10 @@ EXACT = {
     "winners": ("is_winner('p1') / is_winner('p2')",
                 lambda view: {player: view["winner"] == player for player in ("p1", "p2")}),
 }
-# Where each slip shows at once: (side, p1 starts, moves) whose boards differ under it.
-WITNESSES = {"capture-more-than-half": (2, True, "A"), "line-changes-hands": (2, True, "AGDEF")}
+# Where each slip shows: (side, p1 starts, moves) on which the slip's boards hold lines the
+# handout's do not (a game that never captures a line is not the slip's there).
+WITNESSES = {"capture-more-than-half": (2, True, "AGDEF"),
+             "line-changes-hands": (2, True, "AGDEF")}
 SHOWN = ["board", "over", "winners"]  # what shows which rules a game follows
 
 # The capture rule's known slips (oracle.SLIPS): a game that follows one throughout is charged
@@ -86,8 +89,8 @@ def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str
                  names: list[str]) -> None:
     """Play ``moves`` with the driver's ``trace`` and check the fields ``names`` of every
     snapshot against the oracle. Where they differ because the game follows one of the capture
-    rule's known slips throughout (up to and past the first difference), the failure names
-    that slip as its cause."""
+    rule's known slips throughout (:func:`slip_shown`), the failure names that slip as its
+    cause."""
     moves = list(moves)
     snaps = worker.call("trace", side, p1_starts, moves, names)
     seen = all_views(side, p1_starts, moves)
@@ -98,36 +101,45 @@ def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str
         raise
     if wrong is None:
         return
-    at, failure = wrong
-    # The student's own boards, endings and winners must show the slip: a field that cannot
-    # tell the rules apart (rough_outcome before the end) is no evidence of one.
-    # A difference past the end of the slip's game (over sooner under it, and the student's
-    # game took the handout's next move anyway) is the slip's too.
-    cause = slip_followed(worker, side, p1_starts, moves, seen)
-    if cause is not None and (len(seen[cause]) > at or len(seen[cause]) <= len(moves)) and \
-            _follows(snaps, seen[cause], side, p1_starts, moves, names):
-        raise slip(failure, cause)
-    raise failure
+    # The test's own answers must be the slip's game's too, as far as that game goes (a
+    # difference past its end, where the student's game took the handout's next move anyway,
+    # is the slip's): a field that cannot tell the rules apart is no evidence on its own.
+    cause = slip_shown(worker, side, p1_starts, moves, seen)
+    if cause is not None and _follows(snaps, seen[cause], side, p1_starts, moves, names):
+        raise as_slip(wrong[1], cause)
+    raise wrong[1]
 
 
 def _refused_after_its_end(fault: StudentFault, worker: Any, side: int, p1_starts: bool,
                            moves: list[str], names: list[str], snaps: list[dict[str, Any]],
                            seen: dict[str | None, list[dict]]) -> None:
-    """Raise ``fault`` as the slip's when the move that raised comes after the game of a
-    slip the student's game follows was over (a game that ends sooner under its own rule
-    refuses the handout's next move); else return."""
-    if set(snaps[-1]) != {"error"}:  # a field raised, not a move: not a question of rules
+    """Raise ``fault`` as the slip's when it is the move that raised (the trace's last entry),
+    after the game of a slip the student's game shows was over (a game that ends sooner under
+    its own rule refuses the handout's next move); else return."""
+    if set(snaps[-1]) != {"error"}:
         return
-    cause = slip_followed(worker, side, p1_starts, moves, seen)
+    try:  # every field before the failing move was given: the fault is the move's
+        _wrong_at(snaps[:-1], seen[None], side, p1_starts, moves, names)
+    except StudentFault:
+        return
+    cause = slip_shown(worker, side, p1_starts, moves, seen)
     if cause is not None and len(seen[cause]) < len(snaps) \
             and _follows(snaps, seen[cause], side, p1_starts, moves, names):
-        raise slip(fault, cause) from None
+        raise as_slip(fault, cause) from None
 
 
 def all_views(side: int, p1_starts: bool, moves: list[str]) -> dict[str | None, list[dict]]:
     """The oracle's views of ``moves`` under the handout's rules (key None) and under each
-    known slip: asked on every case, whatever the student answers (see ``oracle.views``)."""
-    return {slip: oracle.views(side, p1_starts, moves, slip) for slip in (None, *SLIP_WORDS)}
+    known slip: asked on every case, whatever the student answers (see ``oracle.views``),
+    with the witnesses' (:func:`witness_views`)."""
+    witness_views()
+    return {rules: oracle.views(side, p1_starts, moves, rules) for rules in (None, *SLIP_WORDS)}
+
+
+@cache
+def witness_views() -> dict[str, list[dict]]:
+    """Each slip's views of its witness game (``WITNESSES``)."""
+    return {cause: oracle.views(*WITNESSES[cause], cause) for cause in SLIP_WORDS}
 
 
 def _follows(snaps: list[dict[str, Any]], views: list[dict[str, Any]], side: int,
@@ -161,14 +173,12 @@ def _wrong_at(snaps: list[dict[str, Any]], views: list[dict[str, Any]], side: in
                     words, answer = EXACT[name]
                     expect_equal(value, answer(view), what=f"{words}, {where}",
                                  numbers_loosely=True)
-            except StudentFault:
-                raise
             except AssertionError as failure:
                 return count, failure
     return None
 
 
-def slip(failure: AssertionError, cause: str) -> Mismatch:
+def as_slip(failure: AssertionError, cause: str) -> Mismatch:
     """``failure`` as a difference that the capture-rule slip ``cause`` explains."""
     message = getattr(failure, "message", None) or str(failure)
     # The slip's own words travel as the cause, which the report and the pre-check show once.
@@ -177,18 +187,37 @@ def slip(failure: AssertionError, cause: str) -> Mismatch:
                     dict(getattr(failure, "details", {}) or {}), {cause: SLIP_WORDS[cause]})
 
 
-def slip_followed(worker: Any, side: int, p1_starts: bool, moves: list[str],
-                  seen: dict[str | None, list[dict]]) -> str | None:
-    """The capture-rule slip whose game the student's follows through ``moves`` (boards,
-    endings and winners), where it differs from the handout's; else None. ``seen``: the
-    oracle's views (:func:`all_views`)."""
-    snaps = worker.call("trace", side, p1_starts, moves, SHOWN)
+def slip_shown(worker: Any, side: int, p1_starts: bool, moves: list[str],
+               seen: dict[str | None, list[dict]]) -> str | None:
+    """The capture-rule slip the student's game shows: its boards, endings and winners are
+    the slip's on its witness game (where the slip captures lines the handout does not, so a
+    game that never captures does not pass) and on ``moves`` as far as the slip's game goes;
+    else None. ``seen``: the oracle's views of ``moves`` (:func:`all_views`)."""
+    snaps = _shown(worker, side, p1_starts, moves)
     for cause in SLIP_WORDS:
-        views = seen[cause]  # as far as the slip's game goes (a line changing hands may end it)
-        if views != seen[None][:len(views)] and len(snaps) >= len(views) \
-                and _follows(snaps, views, side, p1_starts, moves, SHOWN):
+        views = seen[cause]
+        if snaps is not None and len(snaps) >= len(views) \
+                and _follows(snaps, views, side, p1_starts, moves, SHOWN) \
+                and shows_on_witness(worker, cause):
             return cause
     return None
+
+
+def shows_on_witness(worker: Any, cause: str) -> bool:
+    """Whether the student's game is the slip's on the slip's witness game."""
+    side, p1_starts, moves = WITNESSES[cause]
+    snaps = _shown(worker, side, p1_starts, list(moves))
+    return snaps is not None and _follows(snaps, witness_views()[cause], side, p1_starts,
+                                          list(moves), SHOWN)
+
+
+def _shown(worker: Any, side: int, p1_starts: bool, moves: list[str]) -> list | None:
+    """The student's boards, endings and winners along ``moves``; None where asking failed
+    (a timeout or crash there must not stand in for the failure being explained)."""
+    try:
+        return list(worker.call("trace", side, p1_starts, moves, SHOWN))
+    except StudentFault:
+        return None
 
 
 def expect_board(actual: Any, expected: str, where: str) -> None:
@@ -243,8 +272,8 @@ def expect_marker(student: Any, side: int, p1_starts: bool, moves: str, line: st
     where = position_text(side, p1_starts, moves)
     board = field(student.call("trace", side, p1_starts, list(moves), ["board"])[-1], "board",
                   where)
-    boards = {slip: views[-1]["board"] for slip, views in
-              all_views(side, p1_starts, list(moves)).items()}
+    seen = all_views(side, p1_starts, list(moves))
+    boards = {rules: views[-1]["board"] for rules, views in seen.items()}
     want = boards.pop(None)
     got, wanted = _marker(str(board), side, line), _marker(want, side, line)
     if got == wanted:
@@ -252,9 +281,10 @@ def expect_marker(student: Any, side: int, p1_starts: bool, moves: str, line: st
     failure = AssertionError(
         f"{where}: {rule}, so the marker of ley-line {line} must be {wanted!r}; your board "
         f"shows {got!r} there.\nexpected board:\n{want}\nyour board:\n{board}")
-    for cause, slipped in boards.items():  # the whole board is the slip's, not one marker
-        if cause is not None and board_lines(str(board)) == board_lines(slipped):
-            raise slip(failure, cause)
+    cause = slip_shown(student, side, p1_starts, list(moves), seen)
+    # the whole board is the slip's, not one marker
+    if cause is not None and board_lines(str(board)) == board_lines(boards[cause]):
+        raise as_slip(failure, cause)
     raise failure
 
 
@@ -299,20 +329,36 @@ def expect_best_move(got: dict[str, Any], position: dict[str, Any], says: str = 
     assert got["move"] in best, says.format(explain_choice(side, p1_starts, moves, got["move"]))
 
 
+# What driver.play_interface says when the starter's loop asks for a move past the script.
+ASKED_MORE = "the game asked for another move after"
+
+
+def expect_slip_ending(worker: Any, moves: list[str], seen: dict[str | None, list[dict]],
+                       failure: AssertionError, played: list[str], over: bool) -> None:
+    """The starter's loop on side 2 (p1 first) played ``played`` of ``moves`` and stopped,
+    the game ``over`` or not, where the handout's game ends after the last move: raise
+    ``failure`` as a slip's where the student's game shows the slip and the slip's game ends
+    just so (``seen``: :func:`all_views` of ``moves``); else return."""
+    cause = slip_shown(worker, 2, True, moves, seen)
+    if cause is not None and len(seen[cause]) == len(played) + 1 \
+            and bool(seen[cause][-1]["winner"]) == over:
+        raise as_slip(failure, cause) from None
+
+
 def expect_slip_best_move(worker: Any, got: dict[str, Any], position: dict[str, Any],
                           failure: AssertionError) -> None:
     """The instructor's minimax chose ``got`` on the student's game where the handout's game
-    has better: if that game follows a capture-rule slip to ``position`` and the move is
-    optimal under the slip, fail naming the slip; else with ``failure``."""
+    has better: if that game shows a capture-rule slip (on ``position``'s moves, or on the
+    slip's witness where those moves are the same under it) and the move is optimal under
+    the slip, fail naming the slip; else with ``failure``."""
     side, p1_starts, moves = position["side"], position["p1_starts"], list(position["moves"])
-    cause = slip_followed(worker, side, p1_starts, moves, all_views(side, p1_starts, moves))
-    if cause is None:  # the moves so far cannot show it: does the game show it elsewhere?
-        cause = next((slipped for slipped, (at_side, first, played) in WITNESSES.items()
-                      if slip_followed(worker, at_side, first, list(played),
-                                       all_views(at_side, first, list(played))) == slipped),
-                     None)
+    seen = all_views(side, p1_starts, moves)
+    cause = slip_shown(worker, side, p1_starts, moves, seen)
+    if cause is None:  # moves the slip does not change: the witness alone must show it
+        cause = next((slipped for slipped in SLIP_WORDS if seen[slipped] == seen[None]
+                      and shows_on_witness(worker, slipped)), None)
     if cause is not None and got["move"] in oracle.slip_best_moves(side, p1_starts, moves, cause):
-        raise slip(failure, cause) from None
+        raise as_slip(failure, cause) from None
     raise failure
 
 

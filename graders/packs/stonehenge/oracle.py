@@ -241,14 +241,10 @@ def _mover_view(pos: Position) -> tuple[int, int, int, int, int]:
     return pos.side, pos.p2_cells, pos.p1_cells, pos.p2_lines, pos.p1_lines
 
 
-def _play_under(rules: Rules, pos: Position, letter: str) -> Position:
-    return play(pos, letter, rules)
-
-
 SOLVER = Negamax(moves, play, _outcome, _mover_view)
 # The same search over a slip's rules: what the instructor's minimax finds on a game that
 # follows it.
-SLIP_SOLVERS = {cause: Negamax(moves, partial(_play_under, rules), _outcome,
+SLIP_SOLVERS = {cause: Negamax(moves, partial(play, rules=rules), _outcome,
                                _mover_view) for cause, rules in SLIPS.items()}
 # What the player to move can guarantee (WIN or LOSE: Stonehenge has no draws), what each move
 # guarantees, every optimal move, and how many states a plain minimax visits (the cost a

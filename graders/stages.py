@@ -240,8 +240,10 @@ def _session_error(why: str) -> TestOutcome:
 def _pytest_args(pack: Pack) -> list[str]:
     if not pack.test_files:
         raise GraderError(f"pack {pack.id!r} has no grader tests (test_*.py) in {pack.dir}")
+    # --confcutdir: no conftest.py above the pack's folder joins its session (a pack kept
+    # in a course's own repository, or a test's toy pack, may have one above it)
     return [*map(str, pack.test_files), "-c", str(PACKS_DIR / "pytest.ini"),
-            "--rootdir", str(pack.dir), *SESSION_FLAGS]
+            "--rootdir", str(pack.dir), "--confcutdir", str(pack.dir), *SESSION_FLAGS]
 
 
 # -- 5. mark ----------------------------------------------------------------------------------

@@ -19,9 +19,9 @@ from graders.outcomes import BatchOutcome
 from graders.pack import Pack, get_pack
 from graders.results import SubmissionResult
 from graders.selfcheck import sample_sources, sample_times
+from tests import canaries
 from tests.gradings import count_gradings, processor_time, summary
 from tests.in_process import load_driver  # noqa: F401 - a fixture for the packs' self-tests
-from tests.placing import writers_first
 from tests.run_cache import RunCache, run_root
 
 # The suite's own property tests: the same examples on every run, nothing stored in a
@@ -32,6 +32,7 @@ settings.register_profile("ci", max_examples=100, derandomize=True, database=Non
                           deadline=None)
 settings.register_profile("thorough", settings.get_profile("ci"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+PLANTED = pytest.StashKey[bool]()  # this process planted the run's canaries
 
 
 @pytest.fixture(scope="session")
@@ -110,19 +111,25 @@ def starter_kit(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
 
 def pytest_configure(config: pytest.Config) -> None:
     count_gradings()
+    # The run's first process plants the canaries before any worker starts; a worker, or a
+    # pytest a test starts, finds the token in its environment and leaves them be.
+    if not hasattr(config, "workerinput") and canaries.ENV not in os.environ:
+        canaries.plant()
+        config.stash[PLANTED] = True
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(PLANTED, False):
+        canaries.remove()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Modules holding a ``long`` test run first, each kept whole (its module fixtures are
     made once). ``--dist worksteal`` hands each worker a run of the collection and lets an
     idle worker steal from the end of another's queue, never its last two tests: a long test
-    left at the end would keep one core busy while the other has nothing to do. Then each
-    pack's attack batch, which keeps every other entry of its pack waiting while it runs (see
-    :mod:`tests.run_cache`), is moved to the head of one worker's run (:mod:`tests.placing`)."""
+    left at the end would keep one core busy while the other has nothing to do."""
     heavy = {item.path for item in items if item.get_closest_marker("long")}
     items.sort(key=lambda item: item.path not in heavy)
-    workers = getattr(config, "workerinput", {}).get("workercount", 1)
-    items[:] = writers_first(items, workers)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -8,10 +8,8 @@ waits for it instead of making it again. Batches are graded into a shared report
 digest, mode, times, isolation, class consensus) is unchanged and regrades the rest, so a
 result is never served past a change. Other entries are named with the pack's digest too, or
 with a digest of what they are made from (a kit's virtual environment: its requirements).
-Entries of one pack are made side by side (the samples graded on one worker while the other
-builds the kit), but an attack batch is made ``alone``: it plants canary files in the pack's
-trees, which would change the digest of anything made beside it and could leak into it. The
-pack's lock is a reader/writer lock: every entry reads, an entry made alone writes.
+Entries are made side by side: no test changes a pack's trees while the run lasts (the attack
+suite's canaries are there from its start to its end, :mod:`tests.canaries`).
 """
 
 from __future__ import annotations
@@ -22,14 +20,13 @@ import os
 import pickle
 import shutil
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from filelock import FileLock, ReadWriteLock
+from filelock import FileLock
 
 from graders.batch import BatchRequest, grade_batch
 from graders.outcomes import BatchOutcome, digest_pack
@@ -53,23 +50,19 @@ class RunCache:
         under an unchanged grading key are reused, not graded again), and those reports copied
         into a folder of the caller's own, which it may change."""
         asked = time.monotonic()
-        with self._pack_lock(request.pack, alone=False):
-            shared = self.root / f"{name}-{_batch_digest(request)}"
-            with _entry_lock(shared):
-                started = time.monotonic()
-                outcome = grade_batch(replace(request, out_dir=shared, fresh=False))
-                note_entry(name, started - asked, time.monotonic() - started)
-                mine = self.private.mktemp(f"reports-{name}")
-                shutil.copytree(shared, mine, dirs_exist_ok=True)
+        shared = self.root / f"{name}-{_batch_digest(request)}"
+        with _entry_lock(shared):
+            started = time.monotonic()
+            outcome = grade_batch(replace(request, out_dir=shared, fresh=False))
+            note_entry(name, started - asked, time.monotonic() - started)
+            mine = self.private.mktemp(f"reports-{name}")
+            shutil.copytree(shared, mine, dirs_exist_ok=True)
         return outcome, mine
 
-    def once(self, name: str, pack: Pack, make: Callable[[Path], T], *, alone: bool = False) -> T:
+    def once(self, name: str, pack: Pack, make: Callable[[Path], T]) -> T:
         """``make(folder)``, run once per run and pack digest; other calls get its value back
-        (pickled), with what it left in ``folder``. ``alone``: no other entry of the pack is
-        made or read meanwhile (``make`` changes the pack's trees while it runs)."""
-        asked = time.monotonic()
-        with self._pack_lock(pack, alone=alone):
-            return self._made(self.root / f"{name}-{digest_pack(pack)[:16]}", make, asked)
+        (pickled), with what it left in ``folder``."""
+        return self._made(self.root / f"{name}-{digest_pack(pack)[:16]}", make, time.monotonic())
 
     def keyed(self, name: str, key: str, make: Callable[[Path], T]) -> T:
         """``make(folder)`` run once per run and ``key`` (what the value is made from, e.g. a
@@ -93,13 +86,6 @@ class RunCache:
             note_entry(folder.name.rsplit("-", 1)[0], started - asked,
                        time.monotonic() - started)
             return value
-
-    @contextmanager
-    def _pack_lock(self, pack: Pack, *, alone: bool) -> Iterator[None]:
-        lock = ReadWriteLock(self.root / f"pack-{pack.id}.rwlock")
-        with lock.write_lock() if alone else lock.read_lock():
-            yield
-
 
 def _entry_lock(entry: Path) -> FileLock:
     return FileLock(entry.with_name(f"{entry.name}.lock"))

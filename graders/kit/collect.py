@@ -44,7 +44,8 @@ def _collect(pack: Pack, public_only: bool) -> list[pytest.Item]:
         state = GradingState(pack, Sandbox.__new__(Sandbox), [submission], public_only, None)
         seen = _Items()
         args = [*map(str, pack.test_files), "-c", str(PACKS_DIR / "pytest.ini"), "--rootdir",
-                str(pack.dir), "-p", "no:terminal", "--collect-only"]
+                str(pack.dir), "--confcutdir", str(pack.dir), "-p", "no:terminal",
+                "--collect-only"]
         pytest.main(args, plugins=[GradingPlugin(state), fixtures, seen])
         return seen.items
 

@@ -1,10 +1,11 @@
 """The attack suite: hostile submissions against the sandbox and the trust boundary.
 
 Every pack with a folder ``fixtures/attacks/<pack>/`` is graded in ONE batch: all its attacks
-plus a few honest sample submissions of ``fixtures/<pack>/submissions/``. During the batch,
-canaries holding a random token sit in the hidden trees (``reference_solutions/<pack>/``,
-``fixtures/<pack>/golden/``, ``graders/packs/<pack>/``) and in the grader's environment, and a
-TCP listener waits on the host. The tests then prove, for the batch and for each attack:
+plus a few honest sample submissions of ``fixtures/<pack>/submissions/``. Canaries holding the
+run's random token sit in the hidden trees (``reference_solutions/<pack>/``,
+``fixtures/<pack>/golden/``, ``graders/packs/<pack>/``) for the whole run (:mod:`tests.canaries`),
+the token is in the grader's environment during the batch, and a TCP listener waits on the
+host. The tests then prove, for the batch and for each attack:
 
 - the mark is at most the honest one its ``expected.json`` declares (``"at_most": true``, see
   :mod:`graders.selfcheck`), and the result is graded, not a grader error;
@@ -33,7 +34,6 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import shutil
 import socket
 import stat
@@ -54,6 +54,7 @@ from graders.selfcheck import expected_path, mismatches, unexplained
 from graders.submissions import find_submissions
 from graders.submissions import student_id as graded_id
 from graders.times import load_times
+from tests import canaries
 
 ROOT = project_root()
 ATTACKS = ROOT / "fixtures" / "attacks"
@@ -225,30 +226,6 @@ def attributable(relative: str, pack_id: str) -> bool:
     return any(marker in content for marker in MARKERS)
 
 
-def plant_canaries(pack: Pack, token: str) -> list[Path]:
-    """Files holding ``token`` in every hidden tree of ``pack``; returns what to remove."""
-    planted: list[Path] = []
-    for folder in (pack.reference_dir, pack.golden_dir, pack.dir):
-        for stale in folder.glob("zz_canary_*.txt"):  # left by a run that was killed
-            stale.unlink()
-        created = not folder.exists()
-        folder.mkdir(parents=True, exist_ok=True)
-        canary = folder / f"zz_canary_{token}.txt"
-        canary.write_text(f"hidden canary {token}\n", encoding="utf-8")
-        planted.append(canary)
-        if created:
-            planted.append(folder)
-    return planted
-
-
-def remove(paths: list[Path]) -> None:
-    for path in paths:
-        if path.is_dir():
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            path.unlink(missing_ok=True)
-
-
 def uid_processes(uid_set: set[int]) -> list[str]:
     """``pid uid command`` of every live process running under one of ``uid_set``."""
     found = []
@@ -364,10 +341,9 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
     honest = [path for path in honest if path.is_dir()]
     sources = attack_sources(pack_id) + honest
     out_dir = tmp_root / f"reports-{pack_id}"
-    token = secrets.token_hex(16)
+    token = canaries.token()
     used: set[int] = set()
     leases: list[int] = []
-    planted = plant_canaries(pack, token)
     listener = Listener()
     aimed = aimed_at(sources, listener.port, tmp_root / f"aimed-{pack_id}")
     try:
@@ -386,7 +362,6 @@ def attack_run(pack_id: str, tmp_root: Path) -> AttackRun:
         strays = stray_files(used, wall_started)
     finally:
         listener.close()
-        remove(planted)
     changed = sorted(
         path for path in before.keys() | after.keys() if before.get(path) != after.get(path)
     )
@@ -431,9 +406,8 @@ def attacked(run_cache):
 
     def of(pack_id: str) -> AttackRun:
         if pack_id not in runs:
-            # alone: the batch plants canaries in the pack's trees while it runs
             runs[pack_id] = run_cache.once(f"attacks-{pack_id}", get_pack(pack_id),
-                                           lambda folder: attack_run(pack_id, folder), alone=True)
+                                           lambda folder: attack_run(pack_id, folder))
         return runs[pack_id]
 
     return of
@@ -442,6 +416,15 @@ def attacked(run_cache):
 # -- per attack ------------------------------------------------------------------------------
 def test_there_are_enough_attacks():
     assert len(CASES) >= 25, CASE_IDS
+
+
+@pytest.mark.parametrize("pack_id", PACKS)
+def test_a_canary_holding_the_token_sits_in_each_hidden_tree(pack_id):
+    """Else no leak test below could fail: the token would be nowhere to steal."""
+    token = canaries.token()
+    for folder in canaries.hidden_trees(get_pack(pack_id)):
+        [canary] = [path for path in folder.iterdir() if canaries.is_canary(path)]
+        assert token in canary.read_text(encoding="utf-8"), canary
 
 
 @pytest.mark.parametrize(("pack_id", "source"), CASES, ids=CASE_IDS)

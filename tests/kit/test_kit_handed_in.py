@@ -21,8 +21,8 @@ def kit_with_work(kit: Path, pack_id: str, out: Path) -> Path:
     with zipfile.ZipFile(kit) as source, zipfile.ZipFile(handed, "w") as target:
         for info in source.infolist():
             target.writestr(info, source.read(info))
-        for path in pack.reference_dir.iterdir():
-            target.write(path, f"{pack_id}-kit/{path.name}")
+        for name in pack.submitted_files:
+            target.write(pack.reference_dir / name, f"{pack_id}-kit/{name}")
         target.writestr(f"{pack_id}-kit/.mypy_cache/3.11/cache.db", b"\0" * 4096)
         target.writestr(f"{pack_id}-kit/.pytest_cache/README.md", "pytest cache")
     return handed

@@ -51,8 +51,8 @@ def test_a_file_python_cannot_read_is_checked_above_its_syntax_error(tmp_path):
     pack = get_pack("tippy")
     folder = tmp_path / "alice"
     folder.mkdir()
-    for path in pack.reference_dir.iterdir():
-        (folder / path.name).write_bytes(path.read_bytes())
+    for name in pack.submitted_files:
+        (folder / name).write_bytes((pack.reference_dir / name).read_bytes())
     state = folder / "tippy_game_state.py"
     text = state.read_text(encoding="utf-8")
     cut = text.index("\n", text.index("def __init__"))

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,3 +147,27 @@ def test_no_grader_test_reads_or_generates_at_import(pack: Pack):
             else:
                 assert isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef
                                   | ast.Expr), f"{path.name}:{node.lineno}"
+
+
+def test_a_conftest_above_the_pack_never_joins_its_session(tmp_path: Path):
+    """A course keeps its pack in its own repository, whose conftest.py (its own tests') sits
+    above the pack's folder: the grading session loads no conftest.py above the pack's folder
+    (this suite's tests/conftest.py sits above the toy pack, and did). Graded by `grade` in a
+    process of its own: this one has imported the toy pack's modules from tests/toy."""
+    root = tmp_path / "course"
+    for tree in ("packs", "student_templates", "reference_solutions", "fixtures"):
+        shutil.copytree(ROOT / tree / PACK_ID, root / tree / PACK_ID,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in (root, root / "packs"):
+        (folder / "conftest.py").write_text(
+            'raise RuntimeError("the course\'s own conftest.py joined a grading session")\n',
+            encoding="utf-8")
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-m", "graders.cli", "run", str(root / "reference_solutions"),
+         "-a", PACK_ID, "--out", str(out)],
+        env={**os.environ, "GRADERS_ROOT": str(root)}, cwd=tmp_path, capture_output=True,
+        text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [row] = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert (row["status"], row["total"]) == ("graded", 100), row.get("grader_errors")

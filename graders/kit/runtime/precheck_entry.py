@@ -96,5 +96,6 @@ TESTS = HERE / "_precheck" / "packs" / "PACK_ID"
 if __name__ == "__main__":
     if FOLDER is not None:  # another folder holding your files
         os.environ["PRECHECK_FOLDER"] = str(FOLDER)
+    # --confcutdir: a conftest.py in a folder above the kit never joins the pre-check
     sys.exit(pytest.main(["-c", str(HERE / "pytest.ini"), "--rootdir", str(HERE),
-                          "-p", "no:terminal", str(TESTS)]))
+                          "--confcutdir", str(HERE), "-p", "no:terminal", str(TESTS)]))

@@ -43,6 +43,8 @@ def text_of(thing, show=repr):
 
 def _ints(value):
     """The whole numbers value holds (an int, a short tuple or list of ints, or a text)."""
+    if type(value) is int:  # most moves keep their row and column so: read on every move
+        return [value]
     whole = isinstance(value, int) and not isinstance(value, bool)
     if whole or isinstance(value, (tuple, list)) and len(value) <= 4:
         values = [value] if whole else list(value)
@@ -108,13 +110,13 @@ class CoordinateReader:
 
     def cell(self, move):
         """Return (row, column) for move, or None."""
-        found = {source: numbers for source in self.sources
-                 if (numbers := _feature(move, source))}
-        try:
-            values = [found[source][i] - low
-                      for (source, i), low in zip(self.columns, self.lows, strict=True)]
-        except (KeyError, IndexError):
-            return None
+        found = {source: _feature(move, source) for source in self.sources}
+        values = []
+        for (source, i), low in zip(self.columns, self.lows, strict=True):
+            numbers = found[source]
+            if not numbers or i >= len(numbers):
+                return None
+            values.append(numbers[i] - low)
         if len(values) == 1:
             values = list(divmod(values[0], self.n))
         cell = tuple(values)

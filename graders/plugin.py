@@ -10,8 +10,11 @@ writing happen in the batch, after the session. The fixtures live in :mod:`grade
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,26 @@ from graders.submissions import Submission
 from graders.testing import hypothesis_home
 
 STATE = pytest.StashKey["GradingState"]()
+# What a shell may set for its own pytest runs: extra options (`-x` would stop each student's
+# tests at their first failure) and plugins to load. None of it reaches a grading session.
+SHELL_SETTINGS = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+# The installed plugins a session uses, loaded by name: no other plugin installed beside
+# pytest (pytest-randomly would reorder and reseed the tests) is loaded.
+SESSION_PLUGINS = ("pytest_timeout", "_hypothesis_pytestplugin")
+
+
+@contextmanager
+def own_session() -> Iterator[list[str]]:
+    """While a grading session runs: no pytest setting of the shell, no plugin pytest would
+    find by itself. Yields the options that load :data:`SESSION_PLUGINS` (those installed)."""
+    saved = {name: os.environ.pop(name) for name in SHELL_SETTINGS if name in os.environ}
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    try:
+        yield [option for name in SESSION_PLUGINS if importlib.util.find_spec(name)
+               for option in ("-p", name)]
+    finally:
+        os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
+        os.environ.update(saved)
 
 
 @dataclass

@@ -44,7 +44,7 @@ from graders.intake.roster import Roster
 from graders.intake.teams import Teams
 from graders.outcomes import GradeOptions, broken, grading_key, identify, mark
 from graders.pack import PACKS_DIR, Pack, get_pack
-from graders.plugin import GradingPlugin, GradingState
+from graders.plugin import GradingPlugin, GradingState, own_session
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Sandbox
 from graders.submissions import Submission, prepare, student_id
@@ -207,7 +207,8 @@ def run_session(
         state = GradingState(pack, sandbox, submissions, options.public_only, reference,
                              reference_answers=kept.reference_answers(options.pack_digest))
         plugins = [GradingPlugin(state), fixtures]
-        code = pytest.ExitCode(pytest.main(_pytest_args(pack), plugins=plugins))
+        with own_session() as loaded:
+            code = pytest.ExitCode(pytest.main([*_pytest_args(pack), *loaded], plugins=plugins))
     except GraderError:
         raise
     except Exception:  # noqa: BLE001 - the session itself broke: every student's tests are lost

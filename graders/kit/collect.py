@@ -16,7 +16,7 @@ import pytest
 from graders import fixtures
 from graders.marking import feeds
 from graders.pack import PACKS_DIR, Pack
-from graders.plugin import GradingPlugin, GradingState
+from graders.plugin import GradingPlugin, GradingState, own_session
 from graders.sandbox import Sandbox
 from graders.submissions import prepare
 
@@ -46,7 +46,8 @@ def _collect(pack: Pack, public_only: bool) -> list[pytest.Item]:
         args = [*map(str, pack.test_files), "-c", str(PACKS_DIR / "pytest.ini"), "--rootdir",
                 str(pack.dir), "--confcutdir", str(pack.dir), "-p", "no:terminal",
                 "--collect-only"]
-        pytest.main(args, plugins=[GradingPlugin(state), fixtures, seen])
+        with own_session() as loaded:
+            pytest.main([*args, *loaded], plugins=[GradingPlugin(state), fixtures, seen])
         return seen.items
 
 

@@ -80,6 +80,7 @@ def precheck_in(python: Path, student: Path, out: Path, args: list[str],
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env["PRECHECK_JSON"] = str(out / "verdict.json")
     env["PRECHECK_STARTS"] = str(out / "starts.json")
+    env["PYTEST_ADDOPTS"] = "-x"  # a student's shell setting, which must change no verdict
     if kept is not None:
         env["PRECHECK_ANSWERS"] = str(kept)
     done = subprocess.run([str(python), str(out / "counting.py"), *args], cwd=student, env=env,

@@ -96,6 +96,12 @@ TESTS = HERE / "_precheck" / "packs" / "PACK_ID"
 if __name__ == "__main__":
     if FOLDER is not None:  # another folder holding your files
         os.environ["PRECHECK_FOLDER"] = str(FOLDER)
-    # --confcutdir: a conftest.py in a folder above the kit never joins the pre-check
+    # As in the grader's sessions: no pytest setting of your shell (PYTEST_ADDOPTS, ...) and
+    # no plugin installed beside pytest changes the verdict; a conftest.py in a folder above
+    # the kit never joins it.
+    for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
+        os.environ.pop(name, None)
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     sys.exit(pytest.main(["-c", str(HERE / "pytest.ini"), "--rootdir", str(HERE),
-                          "--confcutdir", str(HERE), "-p", "no:terminal", str(TESTS)]))
+                          "--confcutdir", str(HERE), "-p", "_hypothesis_pytestplugin",
+                          "-p", "no:terminal", str(TESTS)]))

@@ -37,18 +37,24 @@ def is_canary(path: Path) -> bool:
     return path.name.startswith(PREFIX)
 
 
-def plant() -> str:
-    """A fresh token, in the environment and in a canary in every hidden tree (canaries a
-    killed run left are removed first); returns the token."""
+def plant() -> bool:
+    """The run's token in the environment, and a canary holding it in every hidden tree;
+    True if this process planted them. A run still going on this checkout (a developer's
+    second pytest) keeps its canaries, and its token is this run's too; canaries a killed run
+    left are replaced."""
+    live = _live_token()
+    if live is not None:
+        os.environ[ENV] = live
+        return False
     token = secrets.token_hex(16)
     os.environ[ENV] = token
     for pack in discover_packs(ROOT).values():
         for folder in hidden_trees(pack):
             _clear(folder)
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{PREFIX}{token}.txt").write_text(f"hidden canary {token}\n",
-                                                         encoding="utf-8")
-    return token
+            (folder / f"{PREFIX}{token}.txt").write_text(
+                f"hidden canary {token} of process {os.getpid()}\n", encoding="utf-8")
+    return True
 
 
 def remove() -> None:
@@ -67,6 +73,16 @@ def token() -> str:
         raise RuntimeError(f"no canary token in ${ENV}: run the tests through pytest, whose "
                            "tests/conftest.py plants the canaries")
     return found
+
+
+def _live_token() -> str | None:
+    """The token of canaries a live process planted, if any."""
+    for pack in discover_packs(ROOT).values():
+        for canary in pack.dir.glob(f"{PREFIX}*.txt"):
+            words = canary.read_text(encoding="utf-8", errors="replace").split()
+            if len(words) == 6 and words[-1].isdigit() and Path(f"/proc/{words[-1]}").exists():
+                return words[2]
+    return None
 
 
 def _clear(folder: Path) -> None:

@@ -32,7 +32,7 @@ settings.register_profile("ci", max_examples=100, derandomize=True, database=Non
                           deadline=None)
 settings.register_profile("thorough", settings.get_profile("ci"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
-PLANTED = pytest.StashKey[bool]()  # this process planted the run's canaries
+PLANTED = pytest.StashKey[bool]()  # this process set the run's token (True: and planted)
 
 
 @pytest.fixture(scope="session")
@@ -113,14 +113,16 @@ def pytest_configure(config: pytest.Config) -> None:
     count_gradings()
     # The run's first process plants the canaries before any worker starts; a worker, or a
     # pytest a test starts, finds the token in its environment and leaves them be.
-    if not hasattr(config, "workerinput") and canaries.ENV not in os.environ:
-        canaries.plant()
-        config.stash[PLANTED] = True
+    runs_tests = not (config.option.collectonly or config.option.help)
+    if runs_tests and not hasattr(config, "workerinput") and canaries.ENV not in os.environ:
+        config.stash[PLANTED] = canaries.plant()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if config.stash.get(PLANTED, False):
-        canaries.remove()
+    if PLANTED in config.stash:  # this process set the token: a later run here sets its own
+        if config.stash[PLANTED]:
+            canaries.remove()
+        os.environ.pop(canaries.ENV, None)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

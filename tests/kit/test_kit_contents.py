@@ -17,6 +17,7 @@ from setuptools import find_packages
 from graders.kit.collect import collect
 from graders.kit.scan import hidden_material, kit_texts, leaks
 from graders.pack import get_pack
+from tests import canaries
 from tests.kit.conftest import PACKS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,11 +28,15 @@ def test_no_hidden_material_in_the_kit(pack_id, kit_zip):
     pack = get_pack(pack_id)
     kit = kit_texts(kit_zip(pack_id))
     hidden = hidden_material(pack, collect(pack).public)
-    assert hidden.texts and hidden.lines  # every pack has hidden files and hidden lines
     assert leaks(kit, hidden) == []
-    # The scan sees what it must: a hidden golden file, a reference line, a hidden test
-    # (pnt's hidden tests are hidden parameter cases, read from hidden inputs: no names).
-    secret = next(iter(hidden.texts.values()))
+    # The pack's own hidden material, not the run's canaries (tests/canaries.py): every pack
+    # has hidden files and hidden lines, and the scan sees what it must: a hidden golden
+    # file, a reference line, a hidden test (pnt's hidden tests are hidden parameter cases,
+    # read from hidden inputs: no names).
+    texts = [text for where, text in hidden.texts.items() if not canaries.is_canary(Path(where))]
+    assert texts and [where for where in hidden.lines.values()
+                      if not canaries.is_canary(Path(where))]
+    secret = texts[0]
     reference = next(p for p in sorted(pack.reference_dir.iterdir()) if p.suffix == ".py")
     line = next(s for s in hidden.lines if hidden.lines[s] == str(reference))
     planted = dict(kit, **{"x/a.txt": secret, "x/b.py": f"    {line}\n"})

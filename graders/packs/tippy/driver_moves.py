@@ -116,7 +116,10 @@ class CoordinateReader:
             numbers = found[source]
             if not numbers or i >= len(numbers):
                 return None
-            values.append(numbers[i] - low)
+            try:  # a student's int subclass may do anything
+                values.append(numbers[i] - low)
+            except (KeyError, IndexError):
+                return None
         if len(values) == 1:
             values = list(divmod(values[0], self.n))
         cell = tuple(values)

@@ -23,8 +23,8 @@ from graders.sandbox import Sandbox
 from graders.tools import environment_mount
 
 # The reference is the instructor's own code: its CPU limit stops one that runs away, and its
-# wall clock may stretch this much on a loaded machine (game_of_nim's transcript, about 10 s
-# of search under a 20 s limit, overran it while a test suite shared the machine).
+# wall clock may stretch this much on a loaded machine (a transcript of about 10 s of search
+# under a 20 s limit overran it while a test suite shared the machine).
 REFERENCE_WALL_FACTOR = 4
 
 

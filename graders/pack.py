@@ -84,6 +84,13 @@ class Pack:
     def test_files(self) -> list[Path]:
         return sorted(self.dir.glob("test_*.py"))
 
+    def session_args(self) -> list[str]:
+        """The pytest arguments of a session over this pack's tests: its test files, the
+        sessions' configuration, and no ``conftest.py`` from above the pack's folder (a pack
+        kept in a course's own repository, or a test's toy pack, may have one above it)."""
+        return [*map(str, self.test_files), "-c", str(PACKS_DIR / "pytest.ini"),
+                "--rootdir", str(self.dir), "--confcutdir", str(self.dir)]
+
     @property
     def submitted_files(self) -> list[str]:
         spec = self.declaration.submission

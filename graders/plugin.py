@@ -39,13 +39,13 @@ SESSION_PLUGINS = ("pytest_timeout", "_hypothesis_pytestplugin")
 
 
 @contextmanager
-def own_session() -> Iterator[list[str]]:
+def own_session(plugins: tuple[str, ...] = SESSION_PLUGINS) -> Iterator[list[str]]:
     """While a grading session runs: no pytest setting of the shell, no plugin pytest would
-    find by itself. Yields the options that load :data:`SESSION_PLUGINS` (those installed)."""
+    find by itself. Yields the options that load ``plugins`` (those installed)."""
     saved = {name: os.environ.pop(name) for name in SHELL_SETTINGS if name in os.environ}
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:
-        yield [option for name in SESSION_PLUGINS if importlib.util.find_spec(name)
+        yield [option for name in plugins if importlib.util.find_spec(name)
                for option in ("-p", name)]
     finally:
         os.environ.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)

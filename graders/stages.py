@@ -43,7 +43,7 @@ from graders.intake.people import Settled, settle
 from graders.intake.roster import Roster
 from graders.intake.teams import Teams
 from graders.outcomes import GradeOptions, broken, grading_key, identify, mark
-from graders.pack import PACKS_DIR, Pack, get_pack
+from graders.pack import Pack, get_pack
 from graders.plugin import GradingPlugin, GradingState, own_session
 from graders.results import SubmissionResult, TestOutcome, ViolationRecord
 from graders.sandbox import Sandbox
@@ -241,10 +241,7 @@ def _session_error(why: str) -> TestOutcome:
 def _pytest_args(pack: Pack) -> list[str]:
     if not pack.test_files:
         raise GraderError(f"pack {pack.id!r} has no grader tests (test_*.py) in {pack.dir}")
-    # --confcutdir: no conftest.py above the pack's folder joins its session (a pack kept
-    # in a course's own repository, or a test's toy pack, may have one above it)
-    return [*map(str, pack.test_files), "-c", str(PACKS_DIR / "pytest.ini"),
-            "--rootdir", str(pack.dir), "--confcutdir", str(pack.dir), *SESSION_FLAGS]
+    return [*pack.session_args(), *SESSION_FLAGS]
 
 
 # -- 5. mark ----------------------------------------------------------------------------------

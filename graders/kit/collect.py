@@ -15,7 +15,7 @@ import pytest
 
 from graders import fixtures
 from graders.marking import feeds
-from graders.pack import PACKS_DIR, Pack
+from graders.pack import Pack
 from graders.plugin import GradingPlugin, GradingState, own_session
 from graders.sandbox import Sandbox
 from graders.submissions import prepare
@@ -43,9 +43,7 @@ def _collect(pack: Pack, public_only: bool) -> list[pytest.Item]:
         submission = prepare(pack.reference_dir, pack, Path(scratch))
         state = GradingState(pack, Sandbox.__new__(Sandbox), [submission], public_only, None)
         seen = _Items()
-        args = [*map(str, pack.test_files), "-c", str(PACKS_DIR / "pytest.ini"), "--rootdir",
-                str(pack.dir), "--confcutdir", str(pack.dir), "-p", "no:terminal",
-                "--collect-only"]
+        args = [*pack.session_args(), "-p", "no:terminal", "--collect-only"]
         with own_session() as loaded:
             pytest.main([*args, *loaded], plugins=[GradingPlugin(state), fixtures, seen])
         return seen.items

@@ -98,10 +98,11 @@ if __name__ == "__main__":
         os.environ["PRECHECK_FOLDER"] = str(FOLDER)
     # As in the grader's sessions: no pytest setting of your shell (PYTEST_ADDOPTS, ...) and
     # no plugin installed beside pytest changes the verdict; a conftest.py in a folder above
-    # the kit never joins it.
-    for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
-        os.environ.pop(name, None)
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    sys.exit(pytest.main(["-c", str(HERE / "pytest.ini"), "--rootdir", str(HERE),
-                          "--confcutdir", str(HERE), "-p", "_hypothesis_pytestplugin",
-                          "-p", "no:terminal", str(TESTS)]))
+    # the kit never joins it. The kit's tests need Hypothesis's plugin alone.
+    from _precheck.plugin import own_session
+
+    with own_session(("_hypothesis_pytestplugin",)) as loaded:
+        code = pytest.main(["-c", str(HERE / "pytest.ini"), "--rootdir", str(HERE),
+                            "--confcutdir", str(HERE), *loaded, "-p", "no:terminal",
+                            str(TESTS)])
+    sys.exit(code)

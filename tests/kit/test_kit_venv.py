@@ -25,8 +25,9 @@ from graders.style.python_ta import RUNNER
 from graders.submissions import student_id
 from graders.verdict import cause_weights, is_notice, problems, public_points
 from tests.kit.conftest import PACKS
+from tests.kit.forked import ForkedPrechecks, without_interpreter_settings
 
-# A sample's pre-check starts no more processes than the reference's (sources[0]) but for its
+# A sample's pre-check starts no more processes than the reference's (runs[0]) but for its
 # failing tests: each may stop its child (a timeout, a crash) and have it started again, once
 # per example at most twice (after two timeouts the remaining calls fail at once).
 RESTARTS = 2
@@ -47,6 +48,31 @@ try:
 finally:
     with open(os.environ["PRECHECK_STARTS"], "w", encoding="utf-8") as out:
         json.dump(starts, out)
+"""
+# Run in a kit folder by the kit's Python with $PRECHECK_ANSWERS set: the kit's own python_ta
+# code (the pre-check's session_runs, the pre-check's plain sandbox) over the student folders
+# named on the command line, a few per run, answers kept where the pre-checks will look. One
+# run over many students says what a run of each says (tests/style/test_python_ta_chunk.py),
+# and each pre-check then reads its answers instead of starting python_ta: about 3 s of a
+# stonehenge pre-check. A student the run did not finish is asked again by their pre-check.
+WARM_STYLE = """
+import sys, tempfile
+from pathlib import Path
+sys.path.insert(0, str(Path.cwd()))
+from _precheck.fixtures import tool_over
+from _precheck.main import _student_files, load_pack
+from _precheck.sandbox import Sandbox
+from _precheck.style import assessed
+from _precheck.submissions import prepare
+pack, sandbox, scratch = load_pack(), Sandbox(), Path(tempfile.mkdtemp(prefix="warm-"))
+folders = [Path(arg) for arg in sys.argv[1:]]
+for start in range(0, len(folders), 8):
+    submissions = []
+    for index, folder in enumerate(folders[start:start + 8], start):
+        source = folder if folder.is_file() else _student_files(
+            folder, scratch / f"given{index}" / folder.name)
+        submissions.append(prepare(source, pack, scratch / f"work{index}"))
+    assessed.session_runs(pack, submissions, lambda *call: tool_over(pack, sandbox, *call), {})
 """
 # Notes the instructor's run adds after the session from what only the grading machine knows
 # (graders/environment.py: a module neither standard library nor in the course's environment
@@ -75,19 +101,40 @@ def precheck_in(python: Path, student: Path, out: Path, args: list[str],
                 kept: Path | None = None) -> tuple[int, str, list[list[str]], dict]:
     """``python3 precheck.py ARGS`` in the kit folder ``student``, as :func:`run_precheck`."""
     (out / "counting.py").write_text(COUNTING, encoding="utf-8")
+    env = precheck_environment(out, kept)
+    done = subprocess.run([str(python), str(out / "counting.py"), *args], cwd=student, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    return done.returncode, done.stdout + done.stderr, _read(out / "starts.json"), verdict_in(out)
+
+
+def precheck_environment(out: Path, kept: Path | None) -> dict[str, str]:
+    """A pre-check's environment: this process's without its Python's settings, the verdict
+    as data and the processes started written under ``out``, a shell setting of the
+    student's, and where the tools' answers are kept (``kept``, else the kit's folder)."""
     for name in ("verdict.json", "starts.json"):
         (out / name).unlink(missing_ok=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env = without_interpreter_settings(os.environ)
     env["PRECHECK_JSON"] = str(out / "verdict.json")
     env["PRECHECK_STARTS"] = str(out / "starts.json")
     env["PYTEST_ADDOPTS"] = "-x"  # a student's shell setting, which must change no verdict
     if kept is not None:
         env["PRECHECK_ANSWERS"] = str(kept)
-    done = subprocess.run([str(python), str(out / "counting.py"), *args], cwd=student, env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
-    verdict = json.loads((out / "verdict.json").read_text()) if (out / "verdict.json").is_file() \
-        else {}
-    return done.returncode, done.stdout + done.stderr, _read(out / "starts.json"), verdict
+    return env
+
+
+def verdict_in(out: Path) -> dict:
+    """The verdict a pre-check wrote under ``out`` as data (empty: it wrote none)."""
+    written = out / "verdict.json"
+    return json.loads(written.read_text(encoding="utf-8")) if written.is_file() else {}
+
+
+def warm_style(python: Path, kit: Path, samples: list[Path], kept: Path) -> None:
+    """The samples' python_ta answers kept in ``kept`` by the kit's own code (WARM_STYLE)."""
+    env = without_interpreter_settings(os.environ)
+    env["PRECHECK_ANSWERS"] = str(kept)
+    done = subprocess.run([str(python), "-c", WARM_STYLE, *map(str, samples)], cwd=kit,
+                          env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 def _read(path: Path) -> list[list[str]]:
@@ -136,20 +183,42 @@ def test_the_kit_runs_in_a_fresh_venv_with_the_instructors_verdict(
 
     shares = json.loads((kit / "_precheck" / "kit.json").read_text())["shares"]
     samples = sample_sources(pack)
-    sources = [pack.reference_dir, *samples]
+    # The reference first and alone: it makes the starter's python_ta answer, which every
+    # later pre-check then reads; the samples' answers come from one warm-up run.
+    warm = tmp_path / "kept"
+    if any(tool.name == "python_ta" for tool in pack.declaration.tools):
+        warm_style(python, kit, samples, warm)
+    (tmp_path / "run0").mkdir()
+    runs = [(pack.reference_dir,
+             run_precheck(python, kit, pack.reference_dir, tmp_path / "run0", True, warm))]
+
+    servers: dict[str, ForkedPrechecks] = {}
 
     def check(index_source):
         index, source = index_source
         place = tmp_path / f"run{index}"
         place.mkdir()
-        # A store of the tools' answers per thread: a file python_ta saw in an earlier sample
-        # (the starter's, a file the samples share) is analysed again by neither, and no two
-        # pre-checks at once share mypy's cache (one SQLite file: a writer may find it locked).
-        kept = tmp_path / f"kept-{threading.current_thread().name}"
-        return source, run_precheck(python, kit, source, place, index == 0, kept)
+        # Per thread: a copy of the kit, its pre-checks forked from one interpreter, and a
+        # copy of the answers (no two pre-checks at once share mypy's cache, one SQLite file
+        # a writer may find locked, if one must run python_ta after all).
+        thread = threading.current_thread().name
+        kept = tmp_path / f"kept-{thread}"
+        if thread not in servers:
+            if warm.exists():
+                shutil.copytree(warm, kept)
+            shutil.copytree(kit, tmp_path / f"kit-{thread}")
+            servers[thread] = ForkedPrechecks(python, tmp_path / f"kit-{thread}",
+                                              without_interpreter_settings(os.environ))
+        env = precheck_environment(place, kept)
+        code, printed, starts = servers[thread].run([str(source)], env, place)
+        return source, (code, printed, starts, verdict_in(place))
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(check, enumerate(sources)))
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            runs += pool.map(check, enumerate(samples, 1))
+    finally:
+        for server in servers.values():
+            server.close()
     # Asked for after the pre-checks: another worker may be grading the samples meanwhile.
     expected = instructor(sample_results, reference_and_bare, pack_id)
     for source, (code, printed, starts, verdict) in runs:

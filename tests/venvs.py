@@ -24,11 +24,9 @@ def wheelhouse() -> Path:
 
 def fresh_venv(folder: Path, install: list[str]) -> Path:
     """A new virtual environment holding only what ``pip install *install`` gives from the
-    wheelhouse; its python. This process's pip installs into it (``--python``): no test runs
-    pip in it, and bootstrapping a pip of its own cost about 3.5 s of processor time."""
-    venv.EnvBuilder(with_pip=False, clear=True).create(folder)
+    wheelhouse (and pip); its python."""
+    venv.EnvBuilder(with_pip=True, clear=True).create(folder)
     python = folder / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-                    "--no-index", "--find-links", str(wheelhouse()), *install],
-                   check=True, timeout=600, capture_output=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-index", "--find-links",
+                    str(wheelhouse()), *install], check=True, timeout=600, capture_output=True)
     return python

@@ -6,9 +6,10 @@ and the kit's own modules before it checks anything; the kit-venv test runs it o
 of every pack. Here the kit's Python imports them once (in the kit folder, as the pre-check
 does), then forks a child per pre-check: the child starts from that state, which is what a
 fresh `python3 precheck.py` holds once its imports are done, changes to nothing its parent
-keeps, and runs `precheck.py` as `__main__` with its own working folder, environment, argv,
-output file and time limit. Each child writes the command of every process it starts, as
-:data:`tests.kit.test_kit_venv.COUNTING` does.
+keeps, and runs `precheck.py` as `__main__` in the kit folder with its own environment, argv,
+output file and time limit. What a fork shares that fresh processes would not: the hash seed
+(no verdict may depend on the order of a set of strings anyway). Each child writes the
+command of every process it starts, as :data:`tests.kit.test_kit_venv.COUNTING` does.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import subprocess
 from pathlib import Path
 
 SERVER = """
-import json, os, runpy, signal, subprocess, sys
+import json, os, runpy, signal, subprocess, sys, traceback
 sys.path.insert(0, os.getcwd())
 import hypothesis, pytest  # the order precheck.py imports them in
 import _precheck.main  # the kit's engine modules, through the module the kit's conftest loads
@@ -44,10 +45,15 @@ def serve(request):
     code = 0
     try:
         runpy.run_path("precheck.py", run_name="__main__")
-    except SystemExit as stop:
-        code = stop.code if isinstance(stop.code, int) else (stop.code is not None)
-        if isinstance(stop.code, str):
-            print(stop.code, file=sys.stderr)
+    except BaseException as failure:  # as a fresh interpreter ends: its traceback, status 1
+        if not isinstance(failure, SystemExit):
+            traceback.print_exc()
+            code = 1
+        else:
+            stop = failure
+            code = stop.code if isinstance(stop.code, int) else (stop.code is not None)
+            if isinstance(stop.code, str):
+                print(stop.code, file=sys.stderr)
     finally:
         with open(request["starts"], "w", encoding="utf-8") as written:
             json.dump(starts, written)
@@ -90,7 +96,12 @@ class ForkedPrechecks:
         self.server.stdin.write(json.dumps(request) + "\n")
         self.server.stdin.flush()
         answer = self.server.stdout.readline()
-        assert answer, f"the pre-check server ended (exit status {self.server.poll()})"
+        if not answer:
+            try:
+                status = self.server.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                status = None
+            raise AssertionError(f"the pre-check server ended (exit status {status})")
         started = json.loads(starts.read_text(encoding="utf-8")) if starts.is_file() else []
         return (json.loads(answer)["code"], printed.read_text(encoding="utf-8", errors="replace"),
                 started)

@@ -9,7 +9,8 @@ fresh `python3 precheck.py` holds once its imports are done, changes to nothing 
 keeps, and runs `precheck.py` as `__main__` in the kit folder with its own environment, argv,
 output file and time limit. What a fork shares that fresh processes would not: the hash seed
 (no verdict may depend on the order of a set of strings anyway). Each child writes the
-command of every process it starts, as :data:`tests.kit.test_kit_venv.COUNTING` does.
+command of every process it starts (:data:`COUNT_STARTS`, as a fresh pre-check of
+:data:`tests.kit.test_kit_venv.COUNTING` does).
 """
 
 from __future__ import annotations
@@ -19,8 +20,22 @@ import os
 import subprocess
 from pathlib import Path
 
-SERVER = """
-import json, os, runpy, signal, subprocess, sys, traceback
+# Script text: ``count_starts()`` makes every later ``subprocess.Popen`` note its argv in the
+# list it returns (the pre-check starts its processes through it).
+COUNT_STARTS = """
+import subprocess
+
+def count_starts():
+    starts = []
+    class Counted(subprocess.Popen):
+        def __init__(self, args, *rest, **named):
+            starts.append([str(arg) for arg in args])
+            super().__init__(args, *rest, **named)
+    subprocess.Popen = Counted
+    return starts
+"""
+SERVER = COUNT_STARTS + """
+import json, os, runpy, signal, sys, traceback
 sys.path.insert(0, os.getcwd())
 import hypothesis, pytest  # the order precheck.py imports them in
 import _precheck.main  # the kit's engine modules, through the module the kit's conftest loads
@@ -35,12 +50,7 @@ def serve(request):
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     os.dup2(out, 1)
     os.dup2(out, 2)
-    starts = []
-    class Counted(subprocess.Popen):
-        def __init__(self, args, *rest, **named):
-            starts.append([str(arg) for arg in args])
-            super().__init__(args, *rest, **named)
-    subprocess.Popen = Counted
+    starts = count_starts()
     sys.argv = ["precheck.py", *request["args"]]
     code = 0
     try:

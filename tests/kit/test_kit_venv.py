@@ -25,7 +25,7 @@ from graders.style.python_ta import RUNNER
 from graders.submissions import student_id
 from graders.verdict import cause_weights, is_notice, problems, public_points
 from tests.kit.conftest import PACKS
-from tests.kit.forked import ForkedPrechecks, without_interpreter_settings
+from tests.kit.forked import COUNT_STARTS, ForkedPrechecks, without_interpreter_settings
 
 # A sample's pre-check starts no more processes than the reference's (runs[0]; python_ta's runs
 # aside) but for its failing tests: each may stop its child (a timeout, a crash) and have it
@@ -34,14 +34,9 @@ from tests.kit.forked import ForkedPrechecks, without_interpreter_settings
 RESTARTS = 2
 # Runs the pre-check as `python3 precheck.py [FOLDER]` does, writing the command of every
 # process it starts to $PRECHECK_STARTS.
-COUNTING = """
-import json, os, runpy, subprocess, sys
-starts = []
-class Counted(subprocess.Popen):
-    def __init__(self, args, *rest, **named):
-        starts.append([str(arg) for arg in args])
-        super().__init__(args, *rest, **named)
-subprocess.Popen = Counted
+COUNTING = COUNT_STARTS + """
+import json, os, runpy, sys
+starts = count_starts()
 sys.path.insert(0, os.getcwd())
 sys.argv[0] = "precheck.py"
 try:

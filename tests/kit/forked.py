@@ -55,17 +55,15 @@ def serve(request):
     code = 0
     try:
         runpy.run_path("precheck.py", run_name="__main__")
-    except BaseException as failure:  # as a fresh interpreter ends: its traceback, status 1
-        if not isinstance(failure, SystemExit):
-            traceback.print_exc()
-            code = 1
-        else:
-            stop = failure
-            code = stop.code if isinstance(stop.code, int) else (stop.code is not None)
-            if isinstance(stop.code, str):
-                print(stop.code, file=sys.stderr)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (stop.code is not None)
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+    except BaseException:  # as a fresh interpreter ends: its traceback, status 1
+        traceback.print_exc()
+        code = 1
     finally:
-        with open(request["starts"], "w", encoding="utf-8") as written:
+        with open(os.environ["PRECHECK_STARTS"], "w", encoding="utf-8") as written:
             json.dump(starts, written)
         sys.stdout.flush()
         sys.stderr.flush()
@@ -89,7 +87,6 @@ class ForkedPrechecks:
     module docstring). Not for two threads at once: one per thread."""
 
     def __init__(self, python: Path, kit: Path, env: dict[str, str]) -> None:
-        self.kit = kit
         self.server = subprocess.Popen([str(python), "-c", SERVER], cwd=kit, env=env,
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        text=True)
@@ -97,12 +94,12 @@ class ForkedPrechecks:
     def run(self, args: list[str], env: dict[str, str], out: Path,
             seconds: int = 600) -> tuple[int, str, list[list[str]]]:
         """``python3 precheck.py ARGS`` with ``env``: its exit status (negative: the signal
-        that stopped it), what it printed, and the processes it started."""
+        that stopped it), what it printed (kept in ``out``), and the processes it started
+        (written to ``$PRECHECK_STARTS`` of ``env``)."""
         assert self.server.stdin is not None and self.server.stdout is not None
-        printed, starts = out / "printed.txt", out / "starts.json"
+        printed, starts = out / "printed.txt", Path(env["PRECHECK_STARTS"])
         starts.unlink(missing_ok=True)
-        request = {"args": args, "env": env, "output": str(printed), "starts": str(starts),
-                   "seconds": seconds}
+        request = {"args": args, "env": env, "output": str(printed), "seconds": seconds}
         self.server.stdin.write(json.dumps(request) + "\n")
         self.server.stdin.flush()
         answer = self.server.stdout.readline()

@@ -15,9 +15,11 @@ colon. A format problem of the field, its value still read: a label in another c
 spacing, a float with other decimal places (``1.00``, ``1``), an int written ``3.0``, and,
 in an output with exactly one line per field, a wrong label (the value is read by position).
 An unmatched line leaves its field missing. Lines out of order, repeated, blank in the
-middle, or extra are problems of the ``layout``. Every problem also names its kind of
-difference (``extra-line-after``, ``label-wording``, ...: ``graders/causes.toml``), so a
-check can say what kind of slip a failing output shows (:attr:`Labelled.causes`).
+middle, or extra are problems of the ``layout``; so is a line that holds several fields
+(``Move: 6 Value: 1.0``, as a handout's sample may be typeset): each is read. Every
+problem also names its kind of difference (``extra-line-after``, ``label-wording``, ...:
+``graders/causes.toml``), so a check can say what kind of slip a failing output shows
+(:attr:`Labelled.causes`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from graders.causes import known
 
@@ -102,8 +105,16 @@ def parse_labelled(text: str, fields: Sequence[Field]) -> Labelled:
     found: dict[str, int] = {}  # field name -> index of its line
     unmatched = []
     for index, line in enumerate(lines):
+        parts = _fields_in(line, fields)
         if not line:
             parsed.add_problem(LAYOUT, f"line {index + 1} is blank", "blank-line")
+        elif len(parts) > 1:
+            parsed.add_problem(
+                LAYOUT, f"line {index + 1} holds {len(parts)} output lines: print each of "
+                f"{', '.join(repr(part.split(':')[0]) for part in parts)} on a line of its own",
+                "fields-on-one-line")
+            for part in parts:
+                _claim_line(parsed, part, index, found)
         elif not _claim_line(parsed, line, index, found):
             unmatched.append(index)
     last = max(found.values(), default=-1)
@@ -126,6 +137,27 @@ def parse_labelled(text: str, fields: Sequence[Field]) -> Labelled:
     if sorted(found, key=found.__getitem__) != [f.name for f in fields if f.name in found]:
         parsed.add_problem(LAYOUT, "the lines are not in the handout's order", "line-order")
     return parsed
+
+
+def _fields_in(line: str, fields: Sequence[Field]) -> list[str]:
+    """``line`` cut where each field's ``Label:`` starts, when it starts with one (else the
+    whole line): ``Move: 6 Value: 1.0`` -> ``["Move: 6", "Value: 1.0"]``. A label inside a
+    longer one (``Depth:`` in ``Max Depth:``) is not a start; a separator before the next
+    label (``,`` ``;`` ``|``) is not part of the value."""
+    spans = [match.span() for f in fields for match in _label_pattern(f.label).finditer(line)]
+    starts = sorted({start for start, end in spans
+                     if not any(s < start < e or (s == start and e > end) for s, e in spans)})
+    if not starts or line[:starts[0]].strip():
+        return [line]
+    ends = [*starts[1:], len(line)]
+    return [line[start:end].rstrip(" \t,;|") for start, end in zip(starts, ends, strict=True)]
+
+
+@cache
+def _label_pattern(label: str) -> re.Pattern[str]:
+    """A label as a word sequence followed by a colon, any case and spacing."""
+    words = r"\s+".join(map(re.escape, label.split()))
+    return re.compile(rf"(?<![A-Za-z]){words}\s*:", re.IGNORECASE)
 
 
 def _claim_line(parsed: Labelled, line: str, index: int, found: dict[str, int]) -> bool:

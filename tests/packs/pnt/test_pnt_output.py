@@ -206,6 +206,9 @@ def test_labelled_fields_take_other_decimal_places() -> None:
         (render(SAMPLE).replace("Value: 1.0", "Value: 1.00"), ["number-format"]),
         (render(SAMPLE).replace("Move: 6\n", ""), ["missing-line"]),
         (render(SAMPLE).replace("Value: 1.0\n", "Value: 1.0\n\n"), ["blank-line"]),
+        # The handout's sample as typeset: two fields on a line, both read.
+        (render(SAMPLE).replace("Move: 6\n", "Move: 6 ").replace("Visited: 3\n", "Visited: 3, "),
+         ["fields-on-one-line"]),
     ],
 )
 def test_each_problem_names_its_kind(text: str, kinds: list[str]) -> None:
@@ -221,3 +224,14 @@ def test_each_problem_names_its_kind(text: str, kinds: list[str]) -> None:
 def test_an_extra_line_after_the_output_is_in_words_for_students() -> None:
     parsed = parse_output(render(SAMPLE) + "Execution time: 0.01 s")
     assert parsed.causes == {"extra-line-after": "an extra line after the output"}
+
+
+def test_a_line_of_several_fields_names_each_and_cuts_no_label_inside_another() -> None:
+    fields = [Field("depth", "Depth"), Field("max_depth", "Max Depth"), Field("n", "Count")]
+    parsed = parse_labelled("Max Depth: 4 Depth: 2\nCount: 1", fields)
+    assert parsed.values == {"depth": 2, "max_depth": 4, "n": 1}
+    assert parsed.problem_lines() == [
+        "output: line 1 holds 2 output lines: print each of 'Max Depth', 'Depth' on a line of "
+        "its own", "output: the lines are not in the handout's order"]
+    # Text before the first label: not a line of fields (left unread, as before).
+    assert parse_labelled("Result Depth: 2 Count: 1", fields).values["depth"] is None

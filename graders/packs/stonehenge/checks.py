@@ -29,6 +29,10 @@ EXACT = {
 WITNESSES = {"capture-more-than-half": (2, True, "AGDEF"),
              "line-changes-hands": (2, True, "AGDEF")}
 SHOWN = ["board", "over", "winners"]  # what shows which rules a game follows
+# Moves still offered once the game is over ("If the game is over there are no moves
+# available"), by a game that knows it is over: one slip, which the rules criterion charges
+# once at its weight (`causes`), however many games end that way.
+AFTER_THE_END = {"moves-after-end": "moves offered after the game is over"}
 
 # The capture rule's known slips (oracle.SLIPS): a game that follows one throughout is charged
 # for it once, by the rules criterion, and not again by every board, ending and winner that
@@ -39,6 +43,14 @@ SLIP_WORDS = {
     "line-changes-hands": "your game lets a captured ley-line change hands (the handout: once "
                           "claimed, it cannot be taken by the other player)",
 }
+
+
+class AfterTheEnd(AssertionError):
+    """get_possible_moves() offered moves where the game is over (see :data:`AFTER_THE_END`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 def side_id(case: dict[str, Any]) -> str:
@@ -92,7 +104,10 @@ def expect_trace(worker: Any, side: int, p1_starts: bool, moves: list[str] | str
     rule's known slips throughout (:func:`slip_shown`), the failure names that slip as its
     cause."""
     moves = list(moves)
-    snaps = worker.call("trace", side, p1_starts, moves, names)
+    # A game's own `is_over` tells moves offered after its end (one slip) from a game that
+    # never ends: asked beside `moves`, checked only where named.
+    asked = [*names, "over"] if "moves" in names and "over" not in names else names
+    snaps = worker.call("trace", side, p1_starts, moves, asked)
     seen = all_views(side, p1_starts, moves)
     try:
         wrong = _wrong_at(snaps, seen[None], side, p1_starts, moves, names)
@@ -155,27 +170,40 @@ def _wrong_at(snaps: list[dict[str, Any]], views: list[dict[str, Any]], side: in
               p1_starts: bool, moves: list[str], names: list[str]
               ) -> tuple[int, AssertionError] | None:
     """The first snapshot whose fields ``names`` differ from the oracle's ``views`` and why,
-    or None. A field the student's code failed to give raises (not a difference of rules)."""
+    or None. A field the student's code failed to give raises (not a difference of rules).
+    Moves offered once the game is over, where the game itself says it is over and every
+    other field named is right, are that one slip (:data:`AFTER_THE_END`)."""
     for count, (snap, view) in enumerate(zip(snaps, views, strict=False)):
         where = position_text(side, p1_starts, moves[:count])
+        after_the_end = None
         for name in names:
             value = field(snap, name, where)
             if name == "over" and not view["winner"] and not view["moves"]:
                 continue  # a full board nobody won (a slip's game only): over or not, both fit
             try:
-                if name == "board":
-                    expect_board(value, view["board"], where)
-                elif name == "moves":
-                    expect_moves(value, view, where)
-                elif name == "rough":
-                    expect_rough(value, view, where)
-                else:
-                    words, answer = EXACT[name]
-                    expect_equal(value, answer(view), what=f"{words}, {where}",
-                                 numbers_loosely=True)
+                _expect_field(name, value, view, where)
+            except AfterTheEnd as failure:
+                after_the_end = failure
             except AssertionError as failure:
                 return count, failure
+        if after_the_end is not None:
+            own_end = snap.get("over") is True
+            return count, (Mismatch(after_the_end.message, {}, AFTER_THE_END) if own_end
+                           else AssertionError(after_the_end.message))
     return None
+
+
+def _expect_field(name: str, value: Any, view: dict[str, Any], where: str) -> None:
+    """One snapshot field against the oracle's view of the position."""
+    if name == "board":
+        expect_board(value, view["board"], where)
+    elif name == "moves":
+        expect_moves(value, view, where)
+    elif name == "rough":
+        expect_rough(value, view, where)
+    else:
+        words, answer = EXACT[name]
+        expect_equal(value, answer(view), what=f"{words}, {where}", numbers_loosely=True)
 
 
 def as_slip(failure: AssertionError, cause: str) -> Mismatch:
@@ -240,8 +268,8 @@ def expect_moves(actual: Any, view: dict[str, Any], where: str) -> None:
     want, winner = sorted(view["moves"]), view["winner"]
     got = sorted(actual) if isinstance(actual, list) else actual
     if winner and got:
-        raise AssertionError(f"{where}: the game is over ({winner} holds at least half of the "
-                             f"ley-lines), but get_possible_moves() returned {got}; it must be []")
+        raise AfterTheEnd(f"{where}: the game is over ({winner} holds at least half of the "
+                          f"ley-lines), but get_possible_moves() returned {got}; it must be []")
     if not winner and got == [] and want:
         raise AssertionError(f"{where}: nobody has won yet, but get_possible_moves() returned "
                              f"[]; the free cells are {want}")

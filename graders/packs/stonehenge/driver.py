@@ -124,14 +124,22 @@ def make_move_effect(side: int, p1_starts: bool, moves: list[str], move: str,
     state it was called on, and the game's current state, changed."""
     game, _ = _new_game(side, p1_starts, moves)
     state = game.current_state
-    before = (str(state), repr(state), state.get_current_player_name())
+    before = _looks(state)
     result = state.make_move(game.str_to_move(move) if through_str_to_move else move)
     return {
-        "state_unchanged": (str(state), repr(state), state.get_current_player_name()) == before,
+        "state_unchanged": _looks(state) == before,
         "current_state_same_object": game.current_state is state,
         "new_object": result is not state,
         "board_after": str(result),
     }
+
+
+def _looks(state: Any) -> tuple[Any, ...]:
+    """How a state looks from outside (its board, repr and player to move), to tell whether
+    a call changed it. A view that raises is its error: a missing or broken ``__repr__`` costs
+    the repr tests, not every test that asks whether a state was left alone."""
+    return tuple(harness_kit.safe(view) for view in (
+        lambda: str(state), lambda: repr(state), lambda: state.get_current_player_name()))
 
 
 def moves_check(side: int, p1_starts: bool, moves: list[str],
@@ -188,12 +196,12 @@ def strategy(key: str, side: int = 0, p1_starts: bool = True, moves: list[str] |
     else:
         game, _ = _new_game(side, p1_starts, moves, "instructor_game" if mixed else "game")
     state = game.current_state
-    before = (str(state), repr(state))
+    before = _looks(state)
     move, recursive = _watching_recursion(func, game) if watch_recursion else (func(game), None)
     return {
         "move": None if move is None else str(move),
         "recursion": recursive,
-        "state_kept": game.current_state is state and (str(state), repr(state)) == before,
+        "state_kept": game.current_state is state and _looks(state) == before,
     }
 
 

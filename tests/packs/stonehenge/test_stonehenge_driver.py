@@ -59,6 +59,23 @@ def test_make_move_effect(driver):
     assert result["board_after"] == oracle.render(oracle.replay(2, True, "AG"))
 
 
+def test_a_missing_repr_costs_only_the_repr(stonehenge):
+    """The starter's ``__repr__`` (NotImplementedError) left in place: whether make_move or a
+    strategy left the state alone is still told, from the board and the player."""
+    source = (PACK.reference_dir / "stonehenge.py").read_text()
+    start = source.index("    def __repr__(self)")
+    end = source.index("\n    def ", start + 1) + 1
+    driver = stonehenge(PACK.reference_dir, edits={"stonehenge.py": [(source[start:end], "")]})
+    result = plain(driver.make_move_effect(2, True, ["A"], "G"))
+    assert result["state_unchanged"] and result["new_object"]
+    assert plain(driver.strategy("mr", 3, False, list("KACBFEGDI")))["state_kept"]
+    mutating = stonehenge(PACK.reference_dir, edits={"stonehenge.py": [
+        (source[start:end], ""),
+        ("        cells = self.cells[:index] + [mark] + self.cells[index + 1:]",
+         "        self.cells[index] = mark\n        cells = self.cells")]})
+    assert not plain(mutating.make_move_effect(2, True, ["A"], "G"))["state_unchanged"]
+
+
 def test_moves_check(driver):
     assert plain(driver.moves_check(1, True, [], ["A", "D", "a b"])) == {
         "A": True, "D": False, "a b": False}

@@ -49,7 +49,7 @@ def ingest(path: Path, stage: Path, layout: str | None = None) -> Intake:
     student's hand-in, as a file is. Each submission's ``lms["layout"]`` names the layout, so
     an export can tell whose ids it holds.
     """
-    intake = _ingest(path, stage, layout)
+    intake = _ingest(path, stage, layout).cleaned()
     for found in intake.found:
         found.lms.setdefault("layout", intake.layout)
     return intake
@@ -90,6 +90,12 @@ def _ingest(path: Path, stage: Path, layout: str | None, depth: int = 0) -> Inta
                            "graded as one student's submission")
         notes = unpack_notes + wrapper
     else:
+        lone, beside = _lone_zip_in(path)
+        if lone is not None and depth < 2:  # the folder the export was downloaded into
+            intake = _ingest(lone, stage / "inner", layout, depth + 1)
+            intake.notes = [f"`{path.name}/` holds one zip, `{lone.name}`: it was read as "
+                            "what was handed in", *_unread(beside), *intake.notes]
+            return intake
         root, notes = _unwrapped(path, layout)
     chosen = get_layout(layout) if layout else (_lms(root, None) or get_layout("plain"))
     intake = chosen.read(root, stage / "staged")
@@ -144,6 +150,24 @@ def _lone_zip(unpacked: Path) -> Path | None:
     if len(inside) == 1 and inside[0].is_file() and inside[0].suffix.lower() == ".zip":
         return inside[0]
     return None
+
+
+def _lone_zip_in(folder: Path) -> tuple[Path | None, list[Path]]:
+    """The one zip of ``folder`` (a folder an export was downloaded into), where nothing else
+    there could be handed-in work: no folder, no code, no second archive; and what lies beside
+    it (a gradebook CSV, say)."""
+    inside = entries(folder)
+    zips = [p for p in inside if p.is_file() and p.suffix.lower() == ".zip"]
+    beside = [p for p in inside if p not in zips]
+    if len(zips) != 1 or any(p.is_dir() or _handed_in_code(p) for p in beside):
+        return None, []
+    return zips[0], beside
+
+
+def _unread(beside: list[Path]) -> list[str]:
+    """The notes for files lying beside a zip read as the export."""
+    return [f"`{path.name}` beside it was not read (a gradebook or roster CSV goes to "
+            "`--roster`)" for path in beside]
 
 
 def _a_name_in_two(folders: list[Path]) -> bool:

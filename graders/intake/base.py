@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import ClassVar
 
-from graders.handin import IGNORED_PARTS, MAX_FILE_BYTES, archive_stem, open_zip
+from graders.handin import IGNORED_PARTS, MAX_FILE_BYTES, archive_stem, clean_text, open_zip
 
 CLASS_MAX_ENTRIES = 50_000  # a class zip: a thousand students with a few dozen files each
 CLASS_MAX_BYTES = 1024 * 1024 * 1024
@@ -48,6 +48,15 @@ class Found:
     online_text: str | None = None  # text typed into the LMS instead of a file
     lms: dict[str, str] = field(default_factory=dict)  # layout's own facts (export name, ...)
 
+    def cleaned(self) -> Found:
+        """This record with every text made safe to write out (:func:`clean_text`): a name
+        read from a folder whose bytes are not UTF-8 must not crash the class's reports."""
+        self.id, self.lms_id = clean_text(self.id), clean_text(self.lms_id)
+        self.display_name, self.email = clean_text(self.display_name), clean_text(self.email)
+        self.notes = [clean_text(note) for note in self.notes]
+        self.lms = {clean_text(key): clean_text(value) for key, value in self.lms.items()}
+        return self
+
 
 @dataclass
 class Intake:
@@ -56,6 +65,12 @@ class Intake:
     layout: str
     found: list[Found] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # export-level: console and report
+
+    def cleaned(self) -> Intake:
+        """Every text of the export made safe to write out (:meth:`Found.cleaned`)."""
+        self.found = [found.cleaned() for found in self.found]
+        self.notes = [clean_text(note) for note in self.notes]
+        return self
 
 
 class Layout:

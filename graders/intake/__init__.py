@@ -83,7 +83,7 @@ def _ingest(path: Path, stage: Path, layout: str | None, depth: int = 0) -> Inta
                 if not any(map(_handed_in_code, unpacked.rglob("*"))):
                     return Intake("plain", notes=[f"`{path.name}` holds no Python file: "
                                                   "nothing in it could be a submission"])
-                return Intake("plain", [single(path)])
+                return Intake("plain", [single(path)], _maybe_a_class(path, unpacked))
             root = class_root
             kind = "folder" if all(p.is_dir() for p in entries(root)) else "archive or folder"
             wrapper.append(f"`{path.name}` holds one {kind} per student: each {kind} was "
@@ -129,6 +129,19 @@ def _class_root(unpacked: Path) -> tuple[Path | None, list[str]]:
         notes.append(f"`{root.name}/` is a wrapper folder around the class: its contents were "
                      "graded")
     return root, notes
+
+
+def _maybe_a_class(path: Path, unpacked: Path) -> list[str]:
+    """The note for a zip graded as one student's although several of its folders hold code
+    (one student's ``v1/`` and ``v2/``, or a class too small to tell from them)."""
+    coded = [folder.name for folder in entries(_inside_wrappers(unpacked))
+             if folder.is_dir() and any(map(_handed_in_code, folder.rglob("*")))]
+    if len(coded) < 2:
+        return []
+    shown = ", ".join(f"`{name}/`" for name in coded)
+    return [f"`{path.name}` was graded as ONE student's hand-in: its folders {shown} hold code, "
+            "too few to tell a class from one student's versions. If each folder is a "
+            "student, unzip it and grade the folder"]
 
 
 CLASS_OF_ARCHIVES = 3  # fewer archives in a zip are one student's parts (part1.zip, part2.zip)

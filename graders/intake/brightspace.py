@@ -17,9 +17,14 @@ from pathlib import Path
 from graders.intake import register
 from graders.intake.base import Found, Intake, Layout, entries, mostly, named, stray
 
+# The date starts like one ("Mar 5, 2024", "2024-03-05", "3/5/2024"; its time in any form,
+# read by parse_when): a student whose date is written otherwise keeps their folder, with a
+# note that its date could not be read, and a hyphen in a name never ends the name.
 FOLDER = re.compile(r"(?P<first>\d+)-(?P<user>\d+) - (?P<name>.+?)\s*-\s*"
-                    r"(?P<when>[A-Z][a-z]{2} \d{1,2}, \d{4},? \d{1,2}:?\d{2}\s*[AP]M)")
-FORMATS = ("%b %d, %Y %I:%M %p", "%b %d, %Y, %I:%M %p")
+                    r"(?P<when>(?:[A-Z][a-z]{2} \d{1,2},|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4})"
+                    r".*)")
+FORMATS = ("%b %d, %Y %I:%M %p", "%b %d, %Y, %I:%M %p", "%b %d, %Y %H:%M", "%b %d, %Y, %H:%M",
+           "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %I:%M %p")
 # The time without its colon: the minutes are always its last two digits ("115 PM" is 1:15;
 # strptime would read an hour of 11 and a minute of 5)
 BARE_TIME = re.compile(r"\b(\d{1,2})(\d{2})(?= [AP]M\b)")

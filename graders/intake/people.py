@@ -106,13 +106,14 @@ def _apply_roster(roster: Roster, settled: Settled) -> None:
     and flagged."""
     claims: dict[str, list[Found]] = {}
     by_id: dict[str, list[Found]] = {}
+    namesakes: set[str] = set()  # rows a submission's name matched with others: maybe theirs
     people = {person.lms_id: person for person in roster.people}
     for item in settled.found:
         person = roster.by_id(item)
         if person is not None:
             by_id.setdefault(person.lms_id, []).append(item)
         else:
-            person = _by_name(roster, item)
+            person = _by_name(roster, item, namesakes)
         if person is not None:
             claims.setdefault(person.lms_id, []).append(item)
     for lms_id, items in claims.items():
@@ -133,13 +134,18 @@ def _apply_roster(roster: Roster, settled: Settled) -> None:
                                   "theirs")
             continue
         _take(items[0], person, roster.kind)
-    settled.missing = [p for p in roster.people if p.lms_id not in claims]
+    # A row is "no submission" only where no submission may be theirs: a row whose name a
+    # submission shares with other rows waits for the instructor (the submission says so).
+    settled.missing = [p for p in roster.people
+                       if p.lms_id not in claims and p.lms_id not in namesakes]
 
 
-def _by_name(roster: Roster, item: Found) -> Person | None:
-    """The one row with ``item``'s name; a note when there is none, or several."""
+def _by_name(roster: Roster, item: Found, namesakes: set[str]) -> Person | None:
+    """The one row with ``item``'s name; a note when there is none, or several (their ids
+    added to ``namesakes``)."""
     named = roster.by_name(item)
     if len(named) > 1:
+        namesakes.update(person.lms_id for person in named)
         item.notes.append(f"not matched to the roster: {len(named)} rows of the {roster.kind} "
                           f"gradebook have this name (lines "
                           f"{', '.join(str(p.line) for p in named)})")

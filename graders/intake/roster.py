@@ -58,10 +58,17 @@ class Roster:
         return named[0] if len(named) == 1 else None
 
     def by_id(self, found: Found) -> Person | None:
-        """The row whose LMS id, user name or SIS id is one of ``found``'s ids."""
+        """The row whose LMS id, user name or SIS id is one of ``found``'s ids; else the one
+        row whose id is one of them but for case (a user name typed ``DoeJane1`` in the
+        gradebook, the export's folder ``doejane1``)."""
         keys = {found.lms_id, found.lms.get("group", "")} - {""}
-        return next((p for p in self.people
-                     if keys & {p.lms_id, p.username, p.sis_id}), None)
+        exact = next((p for p in self.people if keys & {p.lms_id, p.username, p.sis_id}), None)
+        if exact is not None:
+            return exact
+        folded = {key.casefold() for key in keys}
+        near = [p for p in self.people
+                if folded & {key.casefold() for key in (p.lms_id, p.username, p.sis_id) if key}]
+        return near[0] if len(near) == 1 else None
 
     def by_name(self, found: Found) -> list[Person]:
         """The rows whose name has the same words as ``found``'s, in any order."""

@@ -108,19 +108,27 @@ def group_copies(found: list[Found], missing: list[Person],
         label = f"group {item.lms.get('submission') or item.lms_id}"
         members = []
         for index, sid in enumerate(sids[1:], start=1):
-            if sid in copied and sid not in own:
-                item.notes.append(f"{_at(names, index) or sid} is a submitter of another "
+            # A submitter without a SID (a course that never set them) is known by e-mail,
+            # as Gradescope matches uploaded scores, else by name; never dropped unsaid.
+            key = sid or _at(emails, index) or _at(names, index)
+            if not key:
+                item.notes.append("a submitter of this group submission has no SID, e-mail "
+                                  "or name in the export: give them this mark by hand")
+                continue
+            if key in copied and key not in own:
+                item.notes.append(f"{_at(names, index) or key} is a submitter of another "
                                   "group submission too, whose mark they were given: say "
                                   "which counts")
-            if not sid or sid in own or sid in copied:
+            if key in own or key in copied:
                 continue
-            person = next((p for p in missing if sid in _person_keys(p)), None)
+            person = next((p for p in missing if key in _person_keys(p)
+                           or not sid and key in {p.email, p.display_name} - {""}), None)
             if person is None:
-                person = Person(sid, _at(names, index), _at(emails, index))
+                person = Person(key, _at(names, index), _at(emails, index))
             else:
                 missing.remove(person)
             members.append(person)
-            copied.add(sid)
+            copied.add(key)
         if members:
             item.lms["team"], item.lms["group_layout"] = label, item.lms.get("layout", "")
             shown = ", ".join(p.display_name or p.lms_id for p in members)

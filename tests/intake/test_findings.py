@@ -72,11 +72,25 @@ def _settled(root: Path, roster: Path):
 @pytest.mark.parametrize(("written", "meant"), [
     ("Nov 4, 2026 115 PM", (13, 15)), ("Nov 4, 2026 105 PM", (13, 5)),
     ("Nov 4, 2026 1259 AM", (0, 59)), ("Mar 5, 2024 1102 PM", (23, 2)),
-    ("Mar 5, 2024 11:02 PM", (23, 2)), ("Mar 5, 2024, 9:02 AM", (9, 2))])
+    ("Mar 5, 2024 11:02 PM", (23, 2)), ("Mar 5, 2024, 9:02 AM", (9, 2)),
+    ("Mar 5, 2024 23:02", (23, 2)), ("2024-03-05 23:02", (23, 2))])
 def test_a_brightspace_time_without_its_colon_keeps_its_minutes(written, meant):
     """strptime reads "115 PM" as 11:05 PM: 1:15 PM's submission would be the newer one."""
     when = parse_when(written)
     assert when is not None and (when.hour, when.minute) == meant
+
+
+def test_a_brightspace_folder_whose_date_cannot_be_read_is_still_the_students(tmp_path):
+    folders = {"123-3001 - Poe Pam- Mar 5, 2024 at eleven": None,
+               "123-3002 - Mary Smith-Jones- Mar 5, 2024 23:02": "Mary Smith-Jones"}
+    for folder in folders:
+        _write(tmp_path / "export" / folder / "game_of_nim.py")
+    intake = ingest(tmp_path / "export", tmp_path / "stage")
+    assert intake.layout == "brightspace" and not intake.notes
+    got = {found.lms_id: found for found in intake.found}
+    assert sorted(got) == ["3001", "3002"] and got["3002"].display_name == "Mary Smith-Jones"
+    assert got["3001"].submitted_at is None
+    assert any("could not be read" in note for note in got["3001"].notes)
 
 
 def test_brightspace_names_in_every_order_find_their_roster_row(tmp_path):
@@ -218,7 +232,12 @@ def test_one_students_zip_of_versions_parts_or_a_zip_stays_one_submission(tmp_pa
             _write(tmp_path / part / "game_of_nim.py")
             shutil.make_archive(str(mine / part), "zip", tmp_path / part)
     archive = Path(shutil.make_archive(str(tmp_path / "janedoe"), "zip", mine))
-    assert [f.id for f in ingest(archive, tmp_path / "stage").found] == ["janedoe"]
+    intake = ingest(archive, tmp_path / "stage")
+    assert [f.id for f in intake.found] == ["janedoe"]
+    # Two folders of code could be a class too small to tell: the instructor is told how to
+    # grade them as students; one folder of code is no such doubt.
+    told = any("graded as ONE student's hand-in" in note for note in intake.notes)
+    assert told == (layout == "v1 v2 report"), intake.notes
 
 
 def test_a_students_own_zip_stays_one_submission(tmp_path):
@@ -638,3 +657,25 @@ def test_each_member_of_a_gradescope_group_gets_the_groups_mark_under_their_own_
     assert (row.student, row.lms_id, row.total, row.lms["layout"]) == (
         "Wei Lee (5004)", "5004", 85, "gradescope")
     assert "group submission" in row.violations[-1].message
+
+
+def test_two_namesake_folders_and_two_namesake_rows_leave_no_phantom_zero(tmp_path):
+    roster = _brightspace(tmp_path, {"30187": "Doe Jane", "30188": "Doe, Jane"},
+                          [("1001", "Doe", "Jane"), ("1002", "Doe", "Jane"), ("1003", "Ng", "Ana")])
+    _, settled = _settled(tmp_path, roster)
+    # Either Jane row may be either folder's: neither is "no submission" at 0; Ana is.
+    assert [person.display_name for person in settled.missing] == ["Ana Ng"]
+    for found in settled.found:
+        assert any("2 rows of the brightspace gradebook have this name" in note
+                   for note in found.notes), found.notes
+
+
+def test_a_roster_id_in_another_case_is_the_students_row(tmp_path):
+    roster = _write(tmp_path / "roster.csv", "id,name,email\nDoeJane1,Jane Doe,jd@x.edu\n"
+                                              "leek,Kim Lee,kl@x.edu\n")
+    _write(tmp_path / "class" / "doejane1" / "game_of_nim.py")
+    _write(tmp_path / "class" / "LeeK" / "game_of_nim.py")
+    intake = ingest(tmp_path / "class", tmp_path / "stage")
+    settled = settle(NIM, intake.found, roster=load_roster(roster))
+    assert settled.missing == []
+    assert sorted(f.display_name for f in settled.found) == ["Jane Doe", "Kim Lee"]

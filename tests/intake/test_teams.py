@@ -81,3 +81,23 @@ def test_teammates_get_the_team_mark_in_the_reports_and_marks(tmp_path: Path):
     compared = out / "similarity.json"  # a copy is no work of its own: never 100 % "similar"
     assert not compared.exists() or not json.loads(compared.read_text())["section"]["pairs"]
     assert json.loads((out / "intake.json").read_text(encoding="utf-8"))["submissions"] == 1
+
+
+def _group(sids: list[str], names: list[str], emails: list[str]) -> Found:
+    return Found(id=names[0], source=Path("submission_7"), lms_id=sids[0] or "submission_7",
+                 lms={"submission": "7", "members": ";".join(sids), "emails": ";".join(emails),
+                      "names": json.dumps(names)})
+
+
+def test_a_group_member_without_a_sid_is_known_by_email_then_name_and_never_dropped():
+    from graders.intake.teams import group_copies
+
+    found = [_group(["1002", "", "", ""], ["Bob Bee", "Dana Dee", "Eve Ek", ""],
+                    ["bob@x.edu", "dana@x.edu", "", ""])]
+    roster_dana = Person("S-77", "Dana Dee", "dana@x.edu")
+    missing = [roster_dana]
+    copies = group_copies(found, missing, set())
+    assert [(person.lms_id, person.display_name) for person, _ in copies] == [
+        ("S-77", "Dana Dee"), ("Eve Ek", "Eve Ek")]
+    assert missing == []  # Dana's roster row is her copy, not a second row at 0
+    assert any("has no SID, e-mail or name" in note for note in found[0].notes)

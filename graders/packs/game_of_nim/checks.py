@@ -21,6 +21,14 @@ MOVE_ORDER_WORDS = "the moves listed in another order than the handout's"
 PROBE = {"misere": [0, 2], "normal": [0, 1]}  # alpha-beta's only winning move from [2, 1]
 
 
+# Finished games in pairs: (board, the moves that empty it), the first player taking the last
+# object in one game and not in the other, so it wins one and loses the other whatever the
+# rule. A case is right only if both are: a constant utility earns nothing (no vacuous credit).
+FINISHED = [(([0, 3, 0], [[1, 3]]), ([1, 1], [[0, 1], [1, 1]])),
+            (([1, 1, 1], [[0, 1], [1, 1], [2, 1]]), ([2, 0, 1], [[0, 2], [2, 1]])),
+            (([2, 2], [[0, 2], [1, 1], [1, 1]]), ([7, 5, 3, 1], [[0, 7], [1, 5], [2, 3], [3, 1]]))]
+
+
 def case_id(case: Any) -> str:
     """A short test id: ``[0,5,3,1]`` (a board), ``[2,1]+2moves`` (a board and a path), or two
     positions joined by ``/``."""

@@ -6,6 +6,7 @@ from types import SimpleNamespace as NimEnv
 
 import pytest
 
+from graders.packs.game_of_nim.checks import FINISHED
 from tests.in_process import terminal
 
 
@@ -87,3 +88,16 @@ def test_play_game_reports_the_winner_for_max(env: NimEnv) -> None:
     for rule, expected in (("misere", -1), ("normal", 1)):
         game = env.nim.GameOfNim([1, 1, 1], rule=rule)
         assert game.play_game(g.alpha_beta_player, g.alpha_beta_player) == expected
+
+
+def test_each_utility_case_is_a_game_won_and_a_game_lost_by_the_first_player(env: NimEnv) -> None:
+    """The utility test's pairs (no vacuous credit for a constant): each game empties its
+    board, and the first player takes the last object in exactly one game of the pair."""
+    for pair in FINISHED:
+        for board, moves in pair:
+            game = env.nim.GameOfNim(board)
+            state = game.initial
+            for move in moves:
+                state = game.result(state, tuple(move))
+            assert game.terminal_test(state), (board, moves)
+        assert sorted(len(moves) % 2 for _, moves in pair) == [0, 1], pair

@@ -5,7 +5,9 @@ A function's comment block is read with :mod:`tokenize`:
 * above the ``def`` (or its first decorator): the comment-only lines directly above it, over
   blank lines, up to the nearest line of code (or the file's header block, which
   ``header-block`` checks). The file may have extra comment lines *before* the template's
-  block (e.g. a last comment of the previous function), but the block must end the run, unchanged;
+  block (e.g. a last comment of the previous function) or *after* it, just above the ``def``
+  (a note of the student's own: the handout forbids modifying the given comments, not adding
+  one), but the template's lines must stand together, unchanged;
 * below the ``def`` line: the comment-only lines before the body's first statement. The
   template's lines must come first; the student may add comment lines after them.
 
@@ -76,13 +78,16 @@ class Difference:
     found_line: int | None
 
 
-def first_difference(expected: Block, found: Block, *, extra: str) -> Difference | None:
-    """Where ``found`` departs from ``expected``; extra lines are fine ``before`` or ``after``."""
+def first_difference(expected: Block, found: Block, *,
+                     extra: tuple[str, ...]) -> Difference | None:
+    """Where ``found`` departs from ``expected``; extra lines are fine at the ends ``extra``
+    names (``before``, ``after``), never between the template's lines."""
+    ends = {0 if end == "before" else len(expected.texts) for end in extra}
     matcher = difflib.SequenceMatcher(None, expected.texts, found.texts, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        if tag == "insert" and i1 == (0 if extra == "before" else len(expected.texts)):
+        if tag == "insert" and i1 in ends:
             continue
         return Difference(
             expected.texts[i1] if i1 < i2 else None,
@@ -177,8 +182,8 @@ class TemplateComments(Rule):
             Block.of(comments_below(found.lines, submitted)),
         )
         checks = (
-            (above, "before", "deleted-above", "changed-above"),
-            (below, "after", "deleted-below", "changed-below"),
+            (above, ("before", "after"), "deleted-above", "changed-above"),
+            (below, ("after",), "deleted-below", "changed-below"),
         )
         for (want, got), extra, deleted, changed in checks:
             if not want.texts:

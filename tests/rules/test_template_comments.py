@@ -74,6 +74,16 @@ def test_extra_comments_before_the_block_or_after_the_lines_below_are_fine() -> 
     assert run_altnim("template-comments", source) == []
 
 
+@pytest.mark.parametrize("gap", ["", "\n"])
+def test_a_note_of_ones_own_just_above_the_def_is_fine(gap: str) -> None:
+    """The handout forbids modifying the given comments, not adding one: a comment line of the
+    student's between the template's block and the ``def`` (after a blank line or not)."""
+    source = CLEAN.replace("def MiniMax(", f"{gap}# Implementation: recursive, then max/min.\n"
+                           "def MiniMax(", 1)
+    assert source != CLEAN
+    assert run_altnim("template-comments", source) == []
+
+
 def test_deleted_comments_below_the_def() -> None:
     source = TEMPLATE.replace(
         "    # Children are visited in the order getRemovals gives them.\n", ""

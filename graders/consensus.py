@@ -6,7 +6,10 @@ Real classes wrote against the course's own starter, which may differ from the o
 ``starter_text`` or ``starter_versions``) hold a line that no bundled starter version and no
 reference solution holds, that line is the class's starter, not each student's work: the rules
 that judge against the starter take it for a starter line (:meth:`graders.pack.Pack.shared_lines`),
-and the index and the console tell the instructor which lines of which files.
+and the index and the console tell the instructor which lines of which files. A line inside a
+function the bundled starter leaves for the student to write (its body a ``pass``, ``...``,
+docstring or ``raise NotImplementedError``) is the student's own wherever it stands: students
+who write the same line there (a short one, or work shared among a few) are not a starter.
 
 A batch fact: the parent computes it once, over every prepared submission, before any rule runs,
 and it is part of every student's grading key. A line is compared stripped, and also with its
@@ -16,6 +19,7 @@ code-line count reads. Nothing here runs student code.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import math
 from collections import Counter
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 
 from graders.pack import Pack
 from graders.rules._code_lines import code_lines
-from graders.source_lines import python_lines
+from graders.source_lines import python_lines, python_newlines
 from graders.starter import starter_versions
 from graders.submissions import Submission
 
@@ -62,8 +66,9 @@ def class_consensus(pack: Pack, submissions: Sequence[Submission]) -> tuple[Shar
             continue
         needed = max(2, math.ceil(spec.class_share * len(copies) - 1e-9))
         known = _known(pack, file)
-        counts = Counter(line for copy in copies for line in forms(copy))
-        order = [line for copy in copies for line in _ordered(copy)]
+        stubs = _stubs(starter_versions(pack, file))
+        counts = Counter(line for copy in copies for line in forms(copy, stubs))
+        order = [line for copy in copies for line in _ordered(copy, stubs)]
         lines = [line for line in dict.fromkeys(order)
                  if counts[line] >= needed and line not in known]
         if lines:
@@ -76,17 +81,57 @@ def as_option(found: Sequence[SharedLines]) -> tuple[tuple[str, tuple[str, ...]]
     return tuple((shared.file, shared.lines) for shared in found)
 
 
-def forms(source: str) -> frozenset[str]:
+def forms(source: str, stubs: frozenset[str] = frozenset()) -> frozenset[str]:
     """Every non-blank line of ``source``, stripped, and its code without comments and
-    prompt wording."""
-    return frozenset(_ordered(source))
+    prompt wording; but for the lines in the bodies of the functions ``stubs`` names."""
+    return frozenset(_ordered(source, stubs))
 
 
-def _ordered(source: str) -> list[str]:
-    lines = [s for s in (line.strip() for line in python_lines(source)) if s]
+def _ordered(source: str, stubs: frozenset[str] = frozenset()) -> list[str]:
+    own = _bodies(source, stubs)
+    lines = [s for number, s in enumerate((line.strip() for line in python_lines(source)), 1)
+             if s and number not in own]
     with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
-        lines += [text for _, text in code_lines(source)]
+        lines += [text for number, text in code_lines(source) if number not in own]
     return list(dict.fromkeys(lines))
+
+
+def _stubs(starters: Sequence[str]) -> frozenset[str]:
+    """The functions every starter version leaves for the student to write: a body of only
+    ``pass``, ``...``, a docstring or ``raise NotImplementedError``."""
+    found: list[set[str]] = []
+    for text in starters:
+        with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = ast.parse(text)
+            found.append({node.name for node in ast.walk(tree)
+                          if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                          and all(map(_placeholder, node.body))})
+    return frozenset(set.intersection(*found)) if found else frozenset()
+
+
+def _placeholder(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return True  # a docstring, or ...
+    if isinstance(statement, ast.Raise) and statement.exc is not None:
+        raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
+        return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+    return False
+
+
+def _bodies(source: str, stubs: frozenset[str]) -> set[int]:
+    """The line numbers of the bodies of the functions ``stubs`` names in ``source`` (none
+    where it does not parse)."""
+    if not stubs:
+        return set()
+    try:
+        tree = ast.parse(python_newlines(source))  # numbered as python_lines numbers them
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    return {number for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in stubs
+            for number in range(node.body[0].lineno, (node.end_lineno or 0) + 1)}
 
 
 def _known(pack: Pack, file: str) -> frozenset[str]:

@@ -63,7 +63,8 @@ def test_a_cause_its_criterion_weighs_costs_its_weight_once_in_the_public_part()
                             causes=extra) for k in range(4)]
     weights = cause_weights(get_pack("pnt"), ["test_format"])
     assert weights == {"test_format": ("format", {"extra-line-after": 3.0,
-                       "extra-line": 3.0, "label-wording": 3.0, "blank-line": 3.0})}
+                       "extra-line": 3.0, "label-wording": 3.0, "blank-line": 3.0,
+                       "fields-on-one-line": 3.0})}
     said = public_points(outcomes, {"test_format": 0.5}, weights)
     assert said.startswith("Public part: 0 / 2 points")  # 2 - 3 once, never below 0
     said = public_points(outcomes, {"test_format": 1.0}, weights)

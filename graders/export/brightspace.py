@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from graders.export import ExportOptions, LmsFormat, lms_fact, part, person, points, register
 from graders.export.columns import choose
+from graders.intake.roster import BRIGHTSPACE_COLUMN
 from graders.pack import Pack
 from graders.results import SubmissionResult
 
@@ -29,7 +30,7 @@ class BrightspaceFormat(LmsFormat):
     def column(self, pack: Pack, options: ExportOptions) -> str:
         chosen = choose(pack, options.columns, options.column, "Brightspace",
                         f"{pack.title}{SUFFIX}")
-        return chosen if chosen.lower().endswith(SUFFIX.lower()) else chosen + SUFFIX
+        return chosen if BRIGHTSPACE_COLUMN.fullmatch(chosen) else chosen + SUFFIX
 
     def header(self, pack: Pack, options: ExportOptions) -> list[list[str]]:
         return [["OrgDefinedId", "Username", options.chosen, "End-of-Line Indicator"]]

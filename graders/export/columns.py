@@ -15,11 +15,13 @@ from graders.errors import GraderError
 from graders.intake.base import plain_name
 from graders.pack import Pack
 
-ITEM = re.compile(r"(?P<name>.*?)\s*(\((?P<id>\d+)\)|Points Grade)?", re.IGNORECASE)
+ITEM = re.compile(r"(?P<name>.*?)\s*(\((?P<id>\d+)\)|Points Grade(?: <[^<>]*>)?)?",
+                  re.IGNORECASE)
 
 
 def item_name(header: str) -> str:
-    """``Project 2 (123456)`` -> ``Project 2``; ``Game Points Grade`` -> ``Game``."""
+    """``Project 2 (123456)`` -> ``Project 2``; ``Game Points Grade`` (and ``Game Points Grade
+    <Numeric MaxPoints:100>``, as D2L exports it) -> ``Game``."""
     match = ITEM.fullmatch(header.strip())
     return match["name"] if match else header
 

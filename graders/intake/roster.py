@@ -142,7 +142,9 @@ def _delimiter(text: str) -> str:
 
 Rows = list[list[str]]
 CANVAS_COLUMN = re.compile(r".+\(\d+\)")  # `<Assignment name> (<assignment id>)`
-BRIGHTSPACE_COLUMN = re.compile(r".+ Points Grade", re.IGNORECASE)
+# D2L writes the item's scheme after its name in its own exports: `Lab 2 Points Grade
+# <Numeric MaxPoints:100 Weight:10>`; its import takes the header back as written.
+BRIGHTSPACE_COLUMN = re.compile(r".+ Points Grade(?: <[^<>]*>)?", re.IGNORECASE)
 
 
 def grade_columns(kind: str, header: list[str]) -> list[str]:

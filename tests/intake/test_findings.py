@@ -312,14 +312,19 @@ def test_an_absent_or_ambiguous_column_is_refused_with_the_candidates(tmp_path, 
     assert "--column" in said and all(f"`{c}`" in said for c in columns)
 
 
-def test_brightspace_writes_the_grade_item_of_the_roster(tmp_path):
+@pytest.mark.parametrize("item", ["Project 2: Game of Nim Points Grade",
+                                  # as D2L's own grades export writes the item
+                                  "Project 2: Game of Nim Points Grade <Numeric MaxPoints:100>"])
+def test_brightspace_writes_the_grade_item_of_the_roster(tmp_path, item):
     rows = [_result("Olivia Brown (30187)", 90, "30187", layout="brightspace",
                     roster="brightspace", roster_id="1001", sis_id="1001", username="obrown")]
-    code, written = _export(_report(tmp_path, rows, ["Project 2: Game of Nim Points Grade"]),
-                            "brightspace")
+    from graders.intake.roster import grade_columns
+
+    assert grade_columns("brightspace", ["OrgDefinedId", item, "End-of-Line Indicator"]) == [item]
+    code, written = _export(_report(tmp_path, rows, [item]), "brightspace")
     assert code == 0
-    assert written == [["OrgDefinedId", "Username", "Project 2: Game of Nim Points Grade",
-                        "End-of-Line Indicator"], ["#1001", "#obrown", "90", "#"]]
+    assert written == [["OrgDefinedId", "Username", item, "End-of-Line Indicator"],
+                       ["#1001", "#obrown", "90", "#"]]
 
 
 # 4. Exports that would lose marks stop with exit 1 and say why; --force writes them

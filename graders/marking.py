@@ -183,12 +183,7 @@ def late_deduction(
     percent = min(100.0, rate * hours)
     late_by = submitted_at - due
     reason = f"late by {_span(late_by.total_seconds())}: {hours} started hour(s) x {rate:g}%"
-    return Deduction(reason=reason, points=round(subtotal * percent / 100, 2))
-
-
-def total_of(marks: list[CriterionMark], deductions: list[Deduction]) -> float:
-    earned = sum(mark.earned for mark in marks)
-    return round(max(0.0, earned - sum(d.points for d in deductions)), 2)
+    return Deduction(reason=reason, points=round(subtotal * percent / 100, 2), percent=percent)
 
 
 def _span(seconds: float) -> str:

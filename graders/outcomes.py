@@ -24,10 +24,16 @@ from graders.consensus import SharedLines
 from graders.environment import module_notes
 from graders.intake.base import Found
 from graders.intake.roster import Person
-from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
+from graders.marking import deductions_for, late_deduction, mark_criteria
 from graders.overrides import restore
 from graders.pack import PACKS_DIR, Pack
-from graders.results import SubmissionResult, TestOutcome, ViolationRecord
+from graders.results import (
+    SubmissionResult,
+    TestOutcome,
+    ViolationRecord,
+    take_percentages,
+    total_of,
+)
 from graders.sandbox import Isolation
 from graders.submissions import Submission
 from graders.verdict import as_marked
@@ -125,7 +131,9 @@ def remark(pack: Pack, stored: SubmissionResult, submission: Submission,
     late = late_deduction(pack, submission.submitted_at, submission.due or options.due,
                           total_of(automatic, deductions))
     deductions += [late] if late else []
-    if deductions == stored.deductions:
+    stored_automatic = [replace(deduction) for deduction in stored.deductions]
+    take_percentages(automatic, stored_automatic)  # as stored before any TA's override
+    if deductions == stored_automatic:
         return None
     restore(stored)
     stored.deductions = deductions

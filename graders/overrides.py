@@ -26,7 +26,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from graders.results import OverrideRecord, SubmissionResult, write_atomic
+from graders.results import (
+    OverrideRecord,
+    SubmissionResult,
+    take_percentages,
+    total_of,
+    write_atomic,
+)
 
 FILE_NAME = "overrides.toml"
 TOTAL = "total"
@@ -164,6 +170,7 @@ def restore(result: SubmissionResult) -> None:
     for mark in result.criteria:
         if mark.automatic is not None:
             mark.earned, mark.automatic = mark.automatic, None
+    take_percentages(result.criteria, result.deductions)
     if result.automatic_total is not None:
         result.total, result.automatic_total = result.automatic_total, None
     result.overrides = []
@@ -189,12 +196,13 @@ def apply(result: SubmissionResult, entries: Iterable[Override]) -> None:
         )
         for entry in mine
     ]
-    total = result.total
     for criterion, entry in latest.items():
         if criterion != TOTAL:
             mark = marks[criterion]
-            total += entry.points - mark.earned
             mark.automatic, mark.earned = mark.earned, entry.points
+    # The late rule takes its share of the marks as the TA set them.
+    take_percentages(result.criteria, result.deductions)
+    total = total_of(result.criteria, result.deductions)
     if TOTAL in latest:
         total = latest[TOTAL].points
     result.automatic_total = result.total

@@ -71,8 +71,29 @@ class CriterionMark:
 
 @dataclass
 class Deduction:
+    """Points taken off the criteria's sum; ``percent``, where set (the late rule), is the
+    share of that sum (less the other deductions) it takes, so a TA's override of a
+    criterion moves it too (:func:`graders.overrides.apply`)."""
+
     reason: str
     points: float
+    percent: float | None = None
+
+
+def take_percentages(marks: list[CriterionMark], deductions: list[Deduction]) -> None:
+    """Set each percentage deduction (the late rule's) to its share of ``marks`` less the
+    other deductions, as :func:`graders.marking.late_deduction` first took it."""
+    fixed = sum(d.points for d in deductions if d.percent is None)
+    subtotal = max(0.0, sum(mark.earned for mark in marks) - fixed)
+    for deduction in deductions:
+        if deduction.percent is not None:
+            deduction.points = round(subtotal * deduction.percent / 100, 2)
+
+
+def total_of(marks: list[CriterionMark], deductions: list[Deduction]) -> float:
+    """The criteria's sum less the deductions, never below 0."""
+    earned = sum(mark.earned for mark in marks)
+    return round(max(0.0, earned - sum(d.points for d in deductions)), 2)
 
 
 @dataclass

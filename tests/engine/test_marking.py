@@ -7,9 +7,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from graders.declaration import Declaration
-from graders.marking import deductions_for, late_deduction, mark_criteria, total_of
+from graders.marking import deductions_for, late_deduction, mark_criteria
 from graders.pack import Pack, get_pack
-from graders.results import TestOutcome, ViolationRecord
+from graders.results import TestOutcome, ViolationRecord, total_of
 
 ALTNIM = get_pack("altnim")
 DUE = datetime(2015, 3, 5, 22, 0, tzinfo=timezone(timedelta(hours=-5)))

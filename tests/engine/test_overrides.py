@@ -129,6 +129,19 @@ def test_applying_again_starts_from_the_automatic_marks():
     assert r == result()
 
 
+def test_the_late_rule_takes_its_share_of_the_marks_as_overridden():
+    """15 % late: the TA's 20 on a criterion is 15 % lighter too, and withdrawing it gives the
+    grader's own late deduction back."""
+    late = Deduction(reason="late by 2 h 10 min: 3 started hour(s) x 5%", points=6.0,
+                     percent=15.0)  # 15 % of 45 - 5
+    r = result(deductions=[Deduction(reason="Forbidden import", points=5.0), late], total=34.0)
+    overrides.apply(r, [entry()])  # output 0 -> 20
+    assert [d.points for d in r.deductions] == [5.0, 9.0]  # 15 % of 65 - 5
+    assert (r.total, r.automatic_total) == (51.0, 34.0)
+    overrides.apply(r, [])
+    assert [d.points for d in r.deductions] == [5.0, 6.0] and r.total == 34.0
+
+
 def test_the_latest_override_of_a_criterion_wins_and_a_total_override_sets_the_total():
     r = result()
     overrides.apply(r, [entry(points=10.0), entry(points=25.0), entry(criterion="eval",

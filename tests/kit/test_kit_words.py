@@ -91,3 +91,29 @@ def test_a_slip_says_where_it_is_charged_once(kit_zip, kit_python, tmp_path):
             f'(the handout: at least half) (0 points here: charged once under "game", '
             f'-{weight:g} points)') in board, board
     assert f"(charged once: -{weight:g} points, however many cases show it)" in printed
+
+
+def test_a_run_that_leaves_public_tests_out_gives_no_verdict(kit_zip, kit_python, tmp_path):
+    """`python -m pytest -k transcript` in the kit runs one of the public tests: the sample
+    fails another, so "All public tests pass" and a points total would both be false."""
+    import shutil
+    import subprocess
+
+    from tests.kit.test_kit_venv import precheck_environment, verdict_in
+
+    with zipfile.ZipFile(kit_zip("altnim")) as archive:
+        archive.extractall(tmp_path / "unzipped")
+    kit = tmp_path / "unzipped" / "altnim-kit"
+    python = kit_python("altnim", kit / "requirements.txt")
+    sample = get_pack("altnim").fixtures_dir / "submissions" / "depth_off_by_one"
+    shutil.copyfile(sample / "myAltNimFunctions.py", kit / "myAltNimFunctions.py")
+    env = precheck_environment(tmp_path, None)
+    del env["PYTEST_ADDOPTS"]
+    done = subprocess.run([str(python), "-m", "pytest", "-k", "transcript"], cwd=kit, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    printed = done.stdout + done.stderr
+    assert done.returncode == 1, printed
+    assert "NOT FINISHED" in printed and "All public tests pass" not in printed, printed
+    assert not POINTS.search(printed), printed
+    verdict = verdict_in(tmp_path)
+    assert verdict["finished"] is False and verdict["passed"] is False

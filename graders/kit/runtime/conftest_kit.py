@@ -16,8 +16,27 @@ def pytest_configure(config):
     session.attach(config)
 
 
+def pytest_deselected(items):
+    if SESSION:  # -k, -m or --deselect left public tests out: no verdict on them
+        SESSION[0].left_out += len(items)
+
+
+def pytest_collection_finish(session):
+    if SESSION:
+        SESSION[0].collected = len(session.items)
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    if SESSION:
+        SESSION[0].finished += 1
+
+
 def pytest_sessionfinish(session, exitstatus):
-    if SESSION and int(exitstatus) in (0, 1, 5):
+    if not SESSION:
+        return
+    if int(exitstatus) == 2:  # interrupted (Ctrl-C): the tests not run have no outcome
+        SESSION[0].interrupted = True
+    if int(exitstatus) in (0, 1, 5):
         session.exitstatus = 0 if SESSION[0].passed() else 1
 
 

@@ -78,6 +78,14 @@ class KitSession:
         self.violations = run_rules(self.pack, self.submission)
         self.unchecked = unchecked(self.pack, self.submission)
         self.state = GradingState(self.pack, Sandbox(), [self.submission], True, None)
+        # What pytest ran of the public tests (conftest.py counts): a run stopped early or
+        # told to leave tests out says so and gives no verdict.
+        self.collected = self.finished = self.left_out = 0
+        self.interrupted = False
+
+    def incomplete(self) -> bool:
+        """Whether some public test did not run (Ctrl-C, -x, -k, --deselect, --co)."""
+        return self.interrupted or bool(self.left_out) or self.finished < self.collected
 
     def attach(self, config: pytest.Config) -> None:
         config.pluginmanager.register(GradingPlugin(self.state), "precheck-grading")
@@ -95,7 +103,8 @@ class KitSession:
         """The instructor's `grade check` verdict: every public test passed, no rule broken
         (a 0-point notice is not a failure)."""
         tests = self.outcomes()
-        return bool(tests) and not failing(self.pack, tests) and not self.problems()
+        return (bool(tests) and not self.incomplete() and not failing(self.pack, tests)
+                and not self.problems())
 
     def close(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)
@@ -125,6 +134,12 @@ def report(session: KitSession) -> str:
         lines += _test_lines(session, test, shares.get(test.name))
     if not outcomes:
         lines.append("  ERROR no public test could run (see the messages above)")
+    if session.incomplete():
+        lines += ["", "NOT FINISHED: the pre-check stopped before every public test ran (it was "
+                  "interrupted, or pytest was told to stop early or leave tests out: -x, -k, "
+                  "--deselect), so it gives no points and no verdict. Run `python3 "
+                  "precheck.py` again and let it finish."]
+        return "\n".join(lines)
     weights = cause_weights(session.pack, shares)
     lines += ["", public_points(outcomes, shares, weights)]
     failed = failing(session.pack, outcomes)
@@ -141,6 +156,7 @@ def as_json(session: KitSession) -> str:
     """Outcomes and violations as the instructor's results hold them."""
     return json.dumps({
         "passed": session.passed(),
+        "finished": not session.incomplete(),
         "tests": [dataclasses.asdict(t) for t in session.outcomes()],
         "violations": [dataclasses.asdict(v) for v in session.violations],
     }, default=str)

@@ -44,7 +44,7 @@ PROVIDED = {"graders", "graders.sandbox", "graders.tools"}
 # Cut from engine modules the runtime needs, by name.
 ENGINE_SLICES = {
     "graders.sandbox.isolation": {"Limits", "HARNESS_ROOT", "TOOLS_ROOT", "SANDBOX_ROOT"},
-    "graders.sandbox.process": {"describe_signal"},
+    "graders.sandbox.process": {"describe_signal", "CappedReader"},
 }
 RUNTIME_SLICES = {  # kit module <- (engine module, names)
     "_precheck.sandbox.base": ("graders.sandbox", {"RunResult"}),

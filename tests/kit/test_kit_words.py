@@ -117,3 +117,27 @@ def test_a_run_that_leaves_public_tests_out_gives_no_verdict(kit_zip, kit_python
     assert not POINTS.search(printed), printed
     verdict = verdict_in(tmp_path)
     assert verdict["finished"] is False and verdict["passed"] is False
+
+
+def test_a_flood_of_output_is_stopped_at_the_cap_as_the_instructor_stops_it(
+        kit_zip, kit_python, tmp_path):
+    """A program printing 50 MB: the pre-check drains its output as it comes and stops it at
+    the cap, as the instructor's sandbox does (it used to hold all of it, then cut it: an
+    endless printer filled gigabytes of the student's memory)."""
+    correct = get_pack("pnt").fixtures_dir / "submissions" / "correct" / "pnt.py"
+    student = tmp_path / "student"
+    student.mkdir()
+    (student / "pnt.py").write_text(
+        "import sys\nsys.stdout.write('x' * (50 * 1024 * 1024))\n" + correct.read_text(),
+        encoding="utf-8")
+    with zipfile.ZipFile(kit_zip("pnt")) as archive:
+        archive.extractall(tmp_path / "unzipped")
+    kit = tmp_path / "unzipped" / "pnt-kit"
+    python = kit_python("pnt", kit / "requirements.txt")
+    (tmp_path / "run").mkdir()
+    code, printed, _, verdict = run_precheck(python, kit, student, tmp_path / "run",
+                                             into_kit=True)
+    assert code == 1 and verdict, printed
+    stopped = [t for t in verdict["tests"] if "printed more than 256 KB and was stopped"
+               in t["message"]]
+    assert stopped and all(t["outcome"] == "failed" for t in stopped), printed[-3000:]

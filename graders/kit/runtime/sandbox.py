@@ -8,6 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from _precheck.sandbox.plain_launcher import (
     posix_limits,
     scratch_copy,
 )
+from _precheck.sandbox.process import CappedReader
 from _precheck.sandbox.worker import Worker
 from _precheck.tools import answers_dir
 
@@ -68,22 +70,43 @@ class Sandbox:
             _command(list(command), harness), cwd=scratch, stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             preexec_fn=posix_limits(limits))
+        # Drained as it comes and capped as the instructor's sandbox caps it: past the cap the
+        # program is stopped, never held whole in memory (a print loop fills gigabytes).
+        flooded = threading.Event()
+
+        def flood() -> None:
+            flooded.set()
+            kill_tree(process)
+
+        out, err = (CappedReader(limits.output_bytes, on_overflow=flood) for _ in range(2))
+        drains = [out.drain(process.stdout), err.drain(process.stderr)]
+        threading.Thread(target=_feed, args=(process.stdin, stdin), daemon=True).start()
         try:
-            out, err = process.communicate(stdin.encode("utf-8"), timeout=limit)
+            process.wait(timeout=limit)
             timed_out = False
         except subprocess.TimeoutExpired:
             kill_tree(process)
-            out, err = process.communicate()
             timed_out = True
         finally:
+            for drain in drains:
+                drain.join(5)
             shutil.rmtree(scratch, ignore_errors=True)
-        cap = limits.output_bytes
         return RunResult(
             argv=list(command),
-            stdout=as_in_sandbox(out[:cap].decode("utf-8", "replace"), scratch),
-            stderr=as_in_sandbox(err[:cap].decode("utf-8", "replace"), scratch),
+            stdout=as_in_sandbox(out.text(), scratch),
+            stderr=as_in_sandbox(err.text(), scratch),
             exit_code=None if timed_out else process.returncode,
             timed_out=timed_out,
-            output_truncated=len(out) > cap or len(err) > cap,
+            output_truncated=bool(out.dropped or err.dropped),
             seconds=time.monotonic() - started,
+            stopped_for_output=flooded.is_set() and not timed_out,
         )
+
+
+def _feed(pipe, text: str) -> None:
+    """Write the run's stdin and close it (a program that never reads it is not waited on)."""
+    try:
+        pipe.write(text.encode("utf-8"))
+        pipe.close()
+    except OSError:  # the program ended, or closed its stdin, first
+        pass

@@ -117,6 +117,7 @@ def command(
     """Grade every submission under PATHS: an LMS export (Moodle, Canvas, Brightspace,
     MarkUs, Gradescope; a folder or its zip) or a folder or .zip per student."""
     del require_sandbox  # the default now: see --isolation
+    _out_outside(out, paths)
     people = load_roster(roster) if roster else None
     for note in people.notes if people else []:
         console.console.print(f"[yellow]Note:[/] {escape(note)}")
@@ -163,6 +164,21 @@ def _cluster_access(
         console.console.print(f"warning: {warning}", style="bold red", markup=False,
                               soft_wrap=True)
     return access
+
+
+def _out_outside(out: Path | None, paths: tuple[Path, ...]) -> None:
+    """Refuse a report folder inside a folder being graded: the next run would grade its
+    pages (``students/``, ``feedback/``) as students of their own."""
+    if out is None:
+        return
+    for path in paths:
+        if path.is_dir() and out.resolve().is_relative_to(path.resolve()):
+            where = "is" if out.resolve() == path.resolve() else "is inside"
+            raise click.BadParameter(
+                f"{out} {where} {path}, the submissions being graded: the next run would "
+                "grade the reports' own folders as students. Write the reports outside it "
+                f"(e.g. --out {path.resolve().parent / (path.resolve().name + '-reports')})",
+                param_hint="--out")
 
 
 def _zone(name: str | None) -> tzinfo | None:

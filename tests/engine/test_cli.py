@@ -163,3 +163,13 @@ def test_a_class_zip_from_an_lms_is_many_students_not_one(tmp_path, capsys):
     assert main([archive, "--out", str(out)]) == 0
     rows = {row["student"]: row["total"] for row in csv.DictReader((out / "marks.csv").open())}
     assert rows == {"Student correct (1)": "100", "Student extra_import (2)": "85"}
+
+
+@pytest.mark.parametrize("inside", [".", "reports"])
+def test_reports_inside_the_folder_being_graded_are_refused(batch, capsys, inside):
+    """A second run would grade the reports' own folders (students/, feedback/) as students."""
+    out = batch / inside
+    assert main([str(batch), "--out", str(out)]) == 2
+    said = " ".join(capsys.readouterr().err.split())
+    assert "the submissions being graded" in said and "--out" in said
+    assert sorted(p.name for p in batch.iterdir()) == ["correct", "extra_import", "syntax_error"]

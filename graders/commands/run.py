@@ -3,6 +3,7 @@ command)."""
 
 from __future__ import annotations
 
+import csv
 import os
 import sys
 import tempfile
@@ -166,6 +167,15 @@ def _cluster_access(
     return access
 
 
+def _listed(folder: Path) -> set[str]:
+    """The students the report folder's ``marks.csv`` lists (none where it has none)."""
+    try:
+        with (folder / "marks.csv").open(encoding="utf-8", newline="") as handle:
+            return {row["student"] for row in csv.DictReader(handle) if row.get("student")}
+    except (OSError, KeyError, csv.Error, UnicodeDecodeError):
+        return set()
+
+
 def _out_outside(out: Path | None, paths: tuple[Path, ...]) -> None:
     """Refuse a report folder inside a folder being graded: the next run would grade its
     pages (``students/``, ``feedback/``) as students of their own."""
@@ -203,9 +213,16 @@ def grade_one(request: BatchRequest, intake: Intake, where: gradebook.Where) -> 
                               style="yellow")
     for note in gradebook.before_run(where, request):
         console.console.print(note, markup=False, style="yellow")
+    listed_before = _listed(target)
     with console.progress_bar(len(intake.found), pack.id) as advance:
         request.progress = advance
         outcome = grade_batch(request)
+    gone = sorted(listed_before - {result.student for result in outcome.results}, key=str.lower)
+    if gone:
+        console.console.print(
+            f"No longer in {target / 'marks.csv'} (listed there by the last run, not graded in "
+            f"this one; grade the whole class together to keep one list): "
+            + console.printable(", ".join(gone)), markup=False, style="yellow")
     changes = gradebook.after_run(where, request, outcome)
     for line in gradebook.change_lines(changes, pack.id):
         console.console.print(console.printable(line), markup=False, soft_wrap=True)

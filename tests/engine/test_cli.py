@@ -173,3 +173,16 @@ def test_reports_inside_the_folder_being_graded_are_refused(batch, capsys, insid
     said = " ".join(capsys.readouterr().err.split())
     assert "the submissions being graded" in said and "--out" in said
     assert sorted(p.name for p in batch.iterdir()) == ["correct", "extra_import", "syntax_error"]
+
+
+def test_a_run_of_part_of_the_class_names_who_left_the_report_folders_list(batch, tmp_path,
+                                                                           capsys):
+    out = tmp_path / "reports"
+    assert main([str(batch), "--out", str(out)]) == 0
+    part = tmp_path / "late"
+    shutil.copytree(batch / "correct", part / "correct")
+    capsys.readouterr()
+    assert main([str(part), "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    said = " ".join((printed.out + printed.err).split())
+    assert "No longer in" in said and "extra_import, syntax_error" in said, said

@@ -30,7 +30,6 @@ from graders.results import (
     OverrideRecord,
     SubmissionResult,
     take_percentages,
-    total_of,
     write_atomic,
 )
 
@@ -196,13 +195,15 @@ def apply(result: SubmissionResult, entries: Iterable[Override]) -> None:
         )
         for entry in mine
     ]
+    total, taken = result.total, sum(d.points for d in result.deductions)
     for criterion, entry in latest.items():
         if criterion != TOTAL:
             mark = marks[criterion]
+            total += entry.points - mark.earned
             mark.automatic, mark.earned = mark.earned, entry.points
     # The late rule takes its share of the marks as the TA set them.
     take_percentages(result.criteria, result.deductions)
-    total = total_of(result.criteria, result.deductions)
+    total -= sum(d.points for d in result.deductions) - taken
     if TOTAL in latest:
         total = latest[TOTAL].points
     result.automatic_total = result.total

@@ -211,6 +211,11 @@ def grade_one(request: BatchRequest, intake: Intake, where: gradebook.Where) -> 
     for note in intake.notes:
         console.console.print(f"intake: {console.printable(note)}", markup=False,
                               style="yellow")
+    if (request.due is not None or request.extensions) and \
+            not pack.declaration.late.percent_per_hour:
+        console.console.print(f"Note: {pack.id} has no late rule ([late] in its "
+                              "assignment.toml): the due dates given change no mark.",
+                              markup=False, style="yellow")
     for note in gradebook.before_run(where, request):
         console.console.print(note, markup=False, style="yellow")
     listed_before = _listed(target)

@@ -79,6 +79,14 @@ class Row:
     cells: dict[str, Cell] = field(default_factory=dict)
 
 
+def term_page_in(reports: Path) -> Path:
+    """Where the term page goes in ``reports``: ``index.html``, but ``term.html`` in a folder
+    that is one assignment's report folder (a run with ``--out`` keeps its gradebook there),
+    whose ``index.html`` is that class's page."""
+    own = (reports / "marks.csv").is_file() and (reports / "results.json").is_file()
+    return reports / ("term.html" if own else TERM_PAGE)
+
+
 def write_term(book: Gradebook, reports: Path) -> Path:
     """Write the term page and every history page; the term page's path."""
     env = _environment()
@@ -98,7 +106,7 @@ def write_term(book: Gradebook, reports: Path) -> Path:
             row.cells[assignment.id] = _cell(assignment.id, result.name, body,
                                              moved.get(result.name))
         _write_histories(env, book, reports, assignment.id, runs)
-    page = reports / TERM_PAGE
+    page = term_page_in(reports)
     html = env.get_template("term.html.j2").render(
         columns=columns, rows=sorted(rows.values(), key=lambda r: (r.name.lower(), r.key)))
     write_atomic(page, html)

@@ -186,3 +186,13 @@ def test_a_run_of_part_of_the_class_names_who_left_the_report_folders_list(batch
     printed = capsys.readouterr()
     said = " ".join((printed.out + printed.err).split())
     assert "No longer in" in said and "extra_import, syntax_error" in said, said
+
+
+def test_a_due_date_for_a_pack_without_a_late_rule_is_said_to_change_nothing(batch, tmp_path,
+                                                                              capsys):
+    assert not PACK.declaration.late.percent_per_hour  # altNim's handout has no late rule
+    assert main([str(batch), "--out", str(tmp_path / "r"), "--due", "2024-10-31T23:59:00-0230"]
+                ) == 0
+    printed = capsys.readouterr()
+    said = " ".join((printed.out + printed.err).split())
+    assert "altnim has no late rule" in said and "change no mark" in said

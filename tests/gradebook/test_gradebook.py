@@ -168,6 +168,18 @@ def test_the_term_page_shows_every_assignment_for_the_class(book: Gradebook, tmp
     assert (tmp_path / "history" / "pnt" / "bob.html").is_file()
 
 
+def test_the_term_page_never_replaces_an_assignments_class_page(book: Gradebook, tmp_path):
+    """A run with --out keeps its gradebook in that assignment folder: the term page written
+    there is term.html, the class page (index.html) stays."""
+    record(book, [result("altnim", "alice", 0.5)])
+    (tmp_path / "index.html").write_text("<title>altNim: class results</title>")
+    for name in ("marks.csv", "results.json"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    assert write_term(book, tmp_path) == tmp_path / "term.html"
+    assert (tmp_path / "index.html").read_text() == "<title>altNim: class results</title>"
+    assert "The term" in (tmp_path / "term.html").read_text()
+
+
 def test_grade_gradebook_rebuilds_a_deleted_assignment_folder(book: Gradebook, tmp_path):
     alice = result("altnim", "alice", 0.5)
     record(book, [alice, result("altnim", "bob")])

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from graders.pack import Pack
 from graders.rules._code_lines import code_lines
+from graders.sandbox.harness_kit import raises_not_implemented
 from graders.source_lines import python_lines, python_newlines
 from graders.starter import starter_versions
 from graders.submissions import Submission
@@ -67,9 +68,9 @@ def class_consensus(pack: Pack, submissions: Sequence[Submission]) -> tuple[Shar
         needed = max(2, math.ceil(spec.class_share * len(copies) - 1e-9))
         known = _known(pack, file)
         stubs = _stubs(starter_versions(pack, file))
-        counts = Counter(line for copy in copies for line in forms(copy, stubs))
-        order = [line for copy in copies for line in _ordered(copy, stubs)]
-        lines = [line for line in dict.fromkeys(order)
+        each = [_ordered(copy, stubs) for copy in copies]  # each copy's lines, once each
+        counts = Counter(line for lines in each for line in lines)
+        lines = [line for line in dict.fromkeys(line for lines in each for line in lines)
                  if counts[line] >= needed and line not in known]
         if lines:
             found.append(SharedLines(file, tuple(lines), len(copies), needed))
@@ -114,10 +115,7 @@ def _placeholder(statement: ast.stmt) -> bool:
         return True
     if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
         return True  # a docstring, or ...
-    if isinstance(statement, ast.Raise) and statement.exc is not None:
-        raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc
-        return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
-    return False
+    return raises_not_implemented(statement)
 
 
 def _bodies(source: str, stubs: frozenset[str]) -> set[int]:

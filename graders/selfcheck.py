@@ -84,8 +84,8 @@ def declaration_problems(pack: Pack) -> list[str]:
 
 
 # The one pack layout (docs/pack-authoring.md): any other module is folded into these.
-LAYOUT = ("__init__.py", "driver.py", "driver_*.py", "checks.py", "oracle.py", "generate.py",
-          "golden.py", "test_*.py")
+LAYOUT = ("__init__.py", "driver.py", "driver_*.py", "checks.py", "checks_*.py", "oracle.py",
+          "generate.py", "golden.py", "test_*.py")
 # Called at import time, these read files or make cases: a test module only defines.
 IMPORT_TIME_IO = {"open", "Path", "read_text", "glob", "iterdir"}
 

@@ -47,7 +47,7 @@ ENGINE_SLICES = {
     "graders.sandbox.process": {"describe_signal", "CappedReader"},
 }
 RUNTIME_SLICES = {  # kit module <- (engine module, names)
-    "_precheck.sandbox.base": ("graders.sandbox", {"RunResult"}),
+    "_precheck.sandbox.base": ("graders.sandbox", {"RunResult", "feed_stdin"}),
 }
 RECORDED = {"oracle", "generate"}
 

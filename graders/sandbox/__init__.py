@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 from graders.sandbox import harness_entries
 from graders.sandbox.cgroups import MemoryCgroups
@@ -311,7 +311,7 @@ class Sandbox:
             stdin=True,
         )
         try:
-            _feed(process, stdin)
+            feed_stdin(process.popen.stdin, stdin)
             limit = timeout if timeout is not None else limits.wall_seconds
             timed_out = not wait_exit(process.popen, limit)
         finally:
@@ -330,14 +330,15 @@ class Sandbox:
         )
 
 
-def _feed(process: SandboxedProcess, stdin: str) -> None:
-    pipe = process.popen.stdin
+def feed_stdin(pipe: IO[bytes] | None, text: str) -> None:
+    """Write a run's stdin and close it; a program that ended, or closed its stdin, first is
+    not waited on (the pre-check's runs feed theirs so too)."""
     if pipe is None:
         return
     try:
-        pipe.write(stdin.encode("utf-8"))
+        pipe.write(text.encode("utf-8"))
         pipe.close()
-    except (BrokenPipeError, OSError):
+    except OSError:  # BrokenPipeError among them
         pass
 
 

@@ -258,7 +258,7 @@ def unwritten(cls):
 def stub(node):
     """Whether the class statement ``node`` is a starter stub (see :func:`unwritten`)."""
     methods = [item for item in node.body if isinstance(item, ast.FunctionDef)]
-    return bool(methods) and all(_raises_not_implemented(m.body[-1]) for m in methods)
+    return bool(methods) and all(raises_not_implemented(m.body[-1]) for m in methods)
 
 
 def class_homes(sources, name, base=""):
@@ -299,7 +299,8 @@ def module_sources(folder=".", skip=()):
     return found
 
 
-def _raises_not_implemented(statement):
+def raises_not_implemented(statement):
+    """Whether ``statement`` is ``raise NotImplementedError[(...)]``."""
     if not isinstance(statement, ast.Raise) or statement.exc is None:
         return False
     raised = statement.exc.func if isinstance(statement.exc, ast.Call) else statement.exc

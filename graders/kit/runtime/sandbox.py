@@ -12,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from _precheck.sandbox.base import RunResult
+from _precheck.sandbox.base import RunResult, feed_stdin
 from _precheck.sandbox.isolation import HARNESS_ROOT, TOOLS_ROOT, Limits
 from _precheck.sandbox.plain_launcher import (
     PlainLauncher,
@@ -80,7 +80,7 @@ class Sandbox:
 
         out, err = (CappedReader(limits.output_bytes, on_overflow=flood) for _ in range(2))
         drains = [out.drain(process.stdout), err.drain(process.stderr)]
-        threading.Thread(target=_feed, args=(process.stdin, stdin), daemon=True).start()
+        threading.Thread(target=feed_stdin, args=(process.stdin, stdin), daemon=True).start()
         try:
             process.wait(timeout=limit)
             timed_out = False
@@ -102,11 +102,3 @@ class Sandbox:
             stopped_for_output=flooded.is_set() and not timed_out,
         )
 
-
-def _feed(pipe, text: str) -> None:
-    """Write the run's stdin and close it (a program that never reads it is not waited on)."""
-    try:
-        pipe.write(text.encode("utf-8"))
-        pipe.close()
-    except OSError:  # the program ended, or closed its stdin, first
-        pass

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from graders.errors import StudentError
-from graders.packs.stonehenge import checks, generate, oracle
+from graders.packs.stonehenge import checks, checks_strategies, generate, oracle
 
 RULE_FIELDS = ["player", "moves", "over", "winners"]
 AT_LEAST_HALF = "a player holding at least half of a ley-line's cells captures it"
@@ -110,9 +110,9 @@ def test_game_supports_reference_minimax(make_worker, key):
         says = ("the instructor's minimax, run on YOUR game, went wrong: {} (check is_over, "
                 "is_winner, get_possible_moves and make_move together)")
         try:
-            checks.expect_best_move(got, position, says)
+            checks_strategies.expect_best_move(got, position, says)
         except AssertionError as failure:
-            checks.expect_slip_best_move(worker, got, position, failure)
+            checks_strategies.expect_slip_best_move(worker, got, position, failure)
 
 
 @pytest.mark.public

@@ -16,6 +16,12 @@ import pytest
 
 from graders.fixtures import generated
 from graders.packs.stonehenge import checks, generate
+from graders.packs.stonehenge.checks_strategies import (
+    STRATEGIES,
+    expect_best_move,
+    expect_subtract_square,
+    expect_subtract_square_moves,
+)
 from graders.testing import right_on_either
 
 PUBLIC_TOTALS = [4, 18]
@@ -67,19 +73,19 @@ def play(worker, key, at, mixed=True, **options):
 
 @pytest.mark.public
 def test_recursive_subtract_square(student):
-    checks.expect_subtract_square(student, "mr", PUBLIC_TOTALS)
+    expect_subtract_square(student, "mr", PUBLIC_TOTALS)
 
 
 @pytest.mark.public
 def test_iterative_subtract_square(student):
-    checks.expect_subtract_square(student, "mi", PUBLIC_TOTALS)
+    expect_subtract_square(student, "mi", PUBLIC_TOTALS)
 
 
 def subtract_square_more(make_worker, key):
     right_on_either(games(make_worker, key),
                     lambda game: game[0].call("subtract_square", key, HIDDEN_TOTALS,
                                               mixed=game[1]),
-                    lambda moves: checks.expect_subtract_square_moves(moves, key, HIDDEN_TOTALS))
+                    lambda moves: expect_subtract_square_moves(moves, key, HIDDEN_TOTALS))
 
 
 def test_recursive_subtract_square_more(make_worker):
@@ -92,21 +98,21 @@ def test_iterative_subtract_square_more(make_worker):
 
 @pytest.mark.cases(graded_positions, ids=checks.side_id)
 def test_recursive_optimal_move(make_worker, case):
-    right_somewhere(make_worker, "mr", lambda got, _: checks.expect_best_move(got, case), at=case)
+    right_somewhere(make_worker, "mr", lambda got, _: expect_best_move(got, case), at=case)
 
 
 @pytest.mark.cases(graded_positions, ids=checks.side_id)
 def test_iterative_optimal_move(make_worker, case):
-    right_somewhere(make_worker, "mi", lambda got, _: checks.expect_best_move(got, case), at=case)
+    right_somewhere(make_worker, "mi", lambda got, _: expect_best_move(got, case), at=case)
 
 
 def state_kept(key):
     def judge(got, _):
         assert got["state_kept"], (
-            f"the {checks.STRATEGIES[key]} strategy changed game.current_state; it must only "
+            f"the {STRATEGIES[key]} strategy changed game.current_state; it must only "
             "look ahead")
         # Leaving the state alone earns this share only where the strategy also did its job.
-        checks.expect_best_move(got, generated(graded_positions)[KEPT])
+        expect_best_move(got, generated(graded_positions)[KEPT])
     return judge
 
 
@@ -133,4 +139,4 @@ def never_recursed(got, worker):
         f"while the iterative strategy ran, {recursive}() in its module was called "
         "while it was already running: that is recursion. Use a loop over an explicit stack")
     # No recursion earns this share only where the strategy also found the move.
-    checks.expect_best_move(got, at)
+    expect_best_move(got, at)

@@ -21,7 +21,7 @@ from functools import partial
 
 import pytest
 
-from graders.packs.stonehenge import checks, oracle
+from graders.packs.stonehenge import checks_strategies, oracle
 from graders.style import assessed
 from graders.testing import expect_no_kinds
 
@@ -52,7 +52,7 @@ def expect_working(student, side_1_moves):
         snaps = student.call("trace", 1, True, ["A"], ["moves", "over"])
         assert snaps[0].get("moves") == side_1_moves and snaps[-1].get("over")
 
-    strategy_works = partial(checks.expect_subtract_square, student, totals=PROBE_TOTALS)
+    strategy_works = partial(checks_strategies.expect_subtract_square, student, totals=PROBE_TOTALS)
     for works in (game_works, partial(strategy_works, "mr"), partial(strategy_works, "mi")):
         with contextlib.suppress(AssertionError):
             return works()

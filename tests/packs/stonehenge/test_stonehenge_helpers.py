@@ -10,7 +10,7 @@ import pytest
 from stonehenge_boards import SIDE_2, SIDE_2_AGDEF
 
 from graders.pack import get_pack
-from graders.packs.stonehenge import checks, oracle
+from graders.packs.stonehenge import checks, checks_strategies, oracle
 from tests.in_process import workspace
 
 PACK = get_pack("stonehenge")
@@ -69,9 +69,9 @@ def test_rough_outcome_is_checked_only_where_the_spec_pins_it(value, moves, ok):
 
 
 def test_explain_choice_names_the_scores():
-    text = checks.explain_choice(3, False, list("KACBFEGDI"), "J")
+    text = checks_strategies.explain_choice(3, False, list("KACBFEGDI"), "J")
     assert "chose J, which guarantees only a loss; a win was possible with any of ['H']" in text
-    assert "not a legal move" in checks.explain_choice(2, True, list("AFD"), "A")
+    assert "not a legal move" in checks_strategies.explain_choice(2, True, list("AFD"), "A")
 
 
 def run_unittests(folder):
